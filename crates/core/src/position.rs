@@ -1,0 +1,560 @@
+//! A position: where every piece stands, blocks with their age, who has captured,
+//! who throws next, and whether the game is over.
+//!
+//! A [`Position`] is small and `Copy`. It is only built through [`Setup::into_position`]
+//! (or [`Position::new`]), which checks everything a position must satisfy, so a
+//! `Position` in hand is always one the rules can reach or play from.
+
+use core::fmt;
+
+use crate::board::{self, HOME, START};
+use crate::rules::{Finished, Rules, RulesError, Stacking, Start};
+use crate::{Colour, Colours, Team};
+
+/// Who won a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Winner {
+    /// A team, in a team game.
+    Team(Team),
+    /// A colour, in a game where everyone plays for himself.
+    Colour(Colour),
+}
+
+impl Winner {
+    /// The name used in JSON: `yellow+black`, `red+green`, or a colour.
+    pub fn name(self) -> &'static str {
+        match self {
+            Winner::Team(t) => t.name(),
+            Winner::Colour(c) => c.name(),
+        }
+    }
+
+    /// Whether `colour` is among the winners.
+    pub fn includes(self, colour: Colour) -> bool {
+        match self {
+            Winner::Team(t) => colour.team() == t,
+            Winner::Colour(c) => c == colour,
+        }
+    }
+}
+
+impl fmt::Display for Winner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether the game goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Someone throws next.
+    Ongoing,
+    /// The game is won.
+    Won(Winner),
+    /// No colour can ever move again (possible with `tohd=home`): no winner.
+    Dead,
+}
+
+/// A block: two undeclared pieces of one colour on one square (`classic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Block {
+    /// Its owner.
+    pub colour: Colour,
+    /// Where it stands.
+    pub progress: u8,
+    /// How many of its owner's turns it has stood through.
+    pub age: u8,
+}
+
+pub(crate) const MOVED: u8 = 0x80;
+pub(crate) const FRESH: u8 = 0x80;
+pub(crate) const MAX_AGE: u8 = 99;
+
+/// A position of the game. See the module documentation.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) rules: Rules,
+    pub(crate) players: u8,
+    pub(crate) present: Colours,
+    pub(crate) teams: bool,
+    /// Progress of each colour's four pieces, ascending at rest. Inside play
+    /// generation bit 7 marks a piece that has moved this turn (split totals).
+    pub(crate) pieces: [[u8; 4]; 4],
+    /// Progress of each colour's blocks, 0 where none.
+    pub(crate) blocks: [[u8; 2]; 4],
+    /// Age of each block; inside play generation bit 7 marks one formed this play.
+    pub(crate) ages: [[u8; 2]; 4],
+    pub(crate) captured: Colours,
+    pub(crate) to_move: Option<Colour>,
+    pub(crate) extra_throw: bool,
+    pub(crate) outcome: Outcome,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", crate::notation::position_text(self))
+    }
+}
+
+/// A description of a position that has not been checked yet: the form read from
+/// JSON or text. [`Setup::into_position`] checks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The rules.
+    pub rules: Rules,
+    /// Number of players: 2, 3 or 4 as the rules allow.
+    pub players: u8,
+    /// Who throws next; `None` when the game is over.
+    pub to_move: Option<Colour>,
+    /// Each colour's pieces as progress numbers; `None` for a colour that does not play.
+    pub pieces: [Option<Vec<u8>>; 4],
+    /// Colours that have captured at least once.
+    pub captured: Vec<Colour>,
+    /// Blocks (only with `stacking=declare`).
+    pub blocks: Vec<Block>,
+    /// Whether `to_move` is throwing again after a capture.
+    pub extra_throw: bool,
+}
+
+/// Why a setup is not a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The rules or players are not allowed.
+    Rules(RulesError),
+    /// A colour that plays has no pieces listed, or one that does not play has some.
+    Colours(String),
+    /// A colour does not have exactly four pieces.
+    PieceCount(Colour, usize),
+    /// A progress number outside 0–84.
+    Progress(Colour, u8),
+    /// Pieces of both teams on one square.
+    BothTeams(board::Square),
+    /// A block that does not match the pieces or the rules.
+    Block(String),
+    /// Who is to move is wrong for this position.
+    ToMove(String),
+    /// The capture list names a colour that does not play.
+    Captured(Colour),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Rules(e) => write!(f, "{e}"),
+            SetupError::Colours(s) => f.write_str(s),
+            SetupError::PieceCount(c, n) => {
+                write!(
+                    f,
+                    "{} has {n} pieces; every colour that plays has exactly 4",
+                    c.title()
+                )
+            }
+            SetupError::Progress(c, p) => write!(
+                f,
+                "{} piece at progress {p}: progress runs from 0 (Charkoni) to 84 (home)",
+                c.title()
+            ),
+            SetupError::BothTeams(sq) => {
+                let (r, c) = sq.rc();
+                write!(
+                    f,
+                    "the square at row {r}, column {c} holds pieces of both teams"
+                )
+            }
+            SetupError::Block(s) => f.write_str(s),
+            SetupError::ToMove(s) => f.write_str(s),
+            SetupError::Captured(c) => write!(f, "captured lists {c}, which does not play"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl From<RulesError> for SetupError {
+    fn from(e: RulesError) -> Self {
+        SetupError::Rules(e)
+    }
+}
+
+impl Setup {
+    /// The starting setup of a game with these rules and players, Yellow to throw.
+    pub fn start(rules: Rules, players: u8) -> Result<Setup, SetupError> {
+        let (present, _) = rules.seats(players)?;
+        let start: Vec<u8> = match rules.start {
+            Start::Posts => vec![6, 7, 23, 24],
+            Start::Charkoni => vec![START; 4],
+        };
+        let pieces = Colour::ALL.map(|c| present.has(c).then(|| start.clone()));
+        Ok(Setup {
+            rules,
+            players,
+            to_move: Some(Colour::Yellow),
+            pieces,
+            captured: vec![],
+            blocks: vec![],
+            extra_throw: false,
+        })
+    }
+
+    /// Checks the setup and makes it a position.
+    pub fn into_position(self) -> Result<Position, SetupError> {
+        let rules = self.rules;
+        rules.validate()?;
+        let (present, teams) = rules.seats(self.players)?;
+        let mut pieces = [[0u8; 4]; 4];
+        for c in Colour::ALL {
+            match (&self.pieces[c.index()], present.has(c)) {
+                (Some(list), true) => {
+                    if list.len() != 4 {
+                        return Err(SetupError::PieceCount(c, list.len()));
+                    }
+                    for (i, p) in list.iter().enumerate() {
+                        if *p > HOME {
+                            return Err(SetupError::Progress(c, *p));
+                        }
+                        pieces[c.index()][i] = *p;
+                    }
+                    pieces[c.index()].sort_unstable();
+                }
+                (None, true) => {
+                    return Err(SetupError::Colours(format!(
+                        "{} plays in a {}-player game but has no pieces listed",
+                        c.title(),
+                        self.players
+                    )))
+                }
+                (Some(_), false) => {
+                    return Err(SetupError::Colours(format!(
+                        "{} does not play in a {}-player game with these rules",
+                        c.title(),
+                        self.players
+                    )))
+                }
+                (None, false) => {}
+            }
+        }
+        let mut captured = Colours::NONE;
+        for c in &self.captured {
+            if !present.has(*c) {
+                return Err(SetupError::Captured(*c));
+            }
+            captured = captured.with(*c);
+        }
+        let mut blocks = [[0u8; 2]; 4];
+        let mut ages = [[0u8; 2]; 4];
+        if !self.blocks.is_empty() && rules.stacking != Stacking::Declare {
+            return Err(SetupError::Block(format!(
+                "blocks are listed but these rules have stacking={} (blocks need stacking=declare)",
+                rules.stacking.name()
+            )));
+        }
+        for b in &self.blocks {
+            let c = b.colour;
+            if !present.has(c) {
+                return Err(SetupError::Block(format!(
+                    "block of {c}, which does not play"
+                )));
+            }
+            let n = pieces[c.index()]
+                .iter()
+                .filter(|p| **p == b.progress)
+                .count();
+            if !(1..HOME).contains(&b.progress) || n != 2 {
+                return Err(SetupError::Block(format!(
+                    "block of {c} at {}: a block is exactly two pieces on a board square (found {n})",
+                    b.progress
+                )));
+            }
+            if b.age > MAX_AGE {
+                return Err(SetupError::Block(format!(
+                    "block age {} is above {MAX_AGE}",
+                    b.age
+                )));
+            }
+            let slot = &mut blocks[c.index()];
+            if slot.contains(&b.progress) {
+                return Err(SetupError::Block(format!(
+                    "block of {c} at {} listed twice",
+                    b.progress
+                )));
+            }
+            let i = if slot[0] == 0 { 0 } else { 1 };
+            slot[i] = b.progress;
+            ages[c.index()][i] = b.age;
+        }
+        let mut pos = Position {
+            rules,
+            players: self.players,
+            present,
+            teams,
+            pieces,
+            blocks,
+            ages,
+            captured,
+            to_move: self.to_move,
+            extra_throw: self.extra_throw,
+            outcome: Outcome::Ongoing,
+        };
+        pos.sort_blocks();
+        // No square holds both teams.
+        for sq in board::Square::all() {
+            let mut seen: Option<Colour> = None;
+            for c in present.iter() {
+                if pos.count_on_square(c, sq.index()) > 0 {
+                    if let Some(o) = seen {
+                        if pos.enemies(o, c) {
+                            return Err(SetupError::BothTeams(sq));
+                        }
+                    } else {
+                        seen = Some(c);
+                    }
+                }
+            }
+        }
+        pos.outcome = pos.judge_outcome();
+        match (pos.outcome, pos.to_move) {
+            (Outcome::Won(w), Some(_)) => {
+                return Err(SetupError::ToMove(format!(
+                    "the game is already won by {w}, so nobody is to move"
+                )))
+            }
+            (Outcome::Ongoing, None) => {
+                return Err(SetupError::ToMove(
+                    "nobody is to move, but the game is not over".into(),
+                ))
+            }
+            (_, Some(c)) if !present.has(c) => {
+                return Err(SetupError::ToMove(format!(
+                    "{c} is to move but does not play"
+                )))
+            }
+            (_, Some(c)) if pos.finished(c) && rules.finished == Finished::Skip => {
+                return Err(SetupError::ToMove(format!(
+                    "{c} has all pieces home and is skipped under finished=skip"
+                )))
+            }
+            (Outcome::Won(_), None) => pos.extra_throw = false,
+            _ => {}
+        }
+        if pos.to_move.is_some() && pos.is_dead() {
+            pos.outcome = Outcome::Dead;
+            pos.to_move = None;
+        }
+        Ok(pos)
+    }
+}
+
+impl Position {
+    /// The starting position of a game: Yellow throws first unless a throw-off says
+    /// otherwise (see [`Position::with_first`]).
+    pub fn new(rules: Rules, players: u8) -> Result<Position, SetupError> {
+        Setup::start(rules, players)?.into_position()
+    }
+
+    /// The same starting position with `first` to throw.
+    pub fn with_first(mut self, first: Colour) -> Result<Position, SetupError> {
+        if !self.present.has(first) {
+            return Err(SetupError::ToMove(format!("{first} does not play")));
+        }
+        self.to_move = Some(first);
+        Ok(self)
+    }
+
+    /// Back to the unchecked form.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            rules: self.rules,
+            players: self.players,
+            to_move: self.to_move,
+            pieces: Colour::ALL
+                .map(|c| self.present.has(c).then(|| self.pieces[c.index()].to_vec())),
+            captured: self.captured.iter().collect(),
+            blocks: self.blocks().collect(),
+            extra_throw: self.extra_throw,
+        }
+    }
+
+    /// The rules of this game.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The colours on the board.
+    pub fn colours(&self) -> Colours {
+        self.present
+    }
+
+    /// Whether the colours play in two teams.
+    pub fn has_teams(&self) -> bool {
+        self.teams
+    }
+
+    /// Who throws next, or `None` when the game is over.
+    pub fn to_move(&self) -> Option<Colour> {
+        self.to_move
+    }
+
+    /// Whether the colour to move is throwing again after a capture.
+    pub fn extra_throw(&self) -> bool {
+        self.extra_throw
+    }
+
+    /// Whether the game goes on, was won, or is dead.
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    /// The winner, once the game is won.
+    pub fn winner(&self) -> Option<Winner> {
+        match self.outcome {
+            Outcome::Won(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// The four progress numbers of a colour's pieces, ascending (empty if it does not play).
+    pub fn pieces(&self, colour: Colour) -> &[u8] {
+        if self.present.has(colour) {
+            &self.pieces[colour.index()]
+        } else {
+            &[]
+        }
+    }
+
+    /// Whether the colour has captured at least once.
+    pub fn has_captured(&self, colour: Colour) -> bool {
+        self.captured.has(colour)
+    }
+
+    /// The colours that have captured.
+    pub fn captured(&self) -> Colours {
+        self.captured
+    }
+
+    /// The blocks on the board.
+    pub fn blocks(&self) -> impl Iterator<Item = Block> + '_ {
+        Colour::ALL.into_iter().flat_map(move |c| {
+            (0..2).filter_map(move |i| {
+                let p = self.blocks[c.index()][i];
+                (p != 0).then_some(Block {
+                    colour: c,
+                    progress: p,
+                    age: self.ages[c.index()][i] & !FRESH,
+                })
+            })
+        })
+    }
+
+    /// Whether there is a block of `colour` at `progress`.
+    pub fn is_block(&self, colour: Colour, progress: u8) -> bool {
+        progress != 0 && self.blocks[colour.index()].contains(&progress)
+    }
+
+    /// Whether every piece of the colour is home.
+    pub fn finished(&self, colour: Colour) -> bool {
+        self.present.has(colour)
+            && self.pieces[colour.index()]
+                .iter()
+                .all(|p| p & !MOVED == HOME)
+    }
+
+    /// How many pieces of the colour stand at this progress.
+    pub fn count_at(&self, colour: Colour, progress: u8) -> usize {
+        self.pieces[colour.index()]
+            .iter()
+            .filter(|p| **p & !MOVED == progress)
+            .count()
+    }
+
+    /// The stacks of a colour on the board: (progress, pieces), ascending.
+    pub fn stacks(&self, colour: Colour) -> Vec<(u8, u8)> {
+        let mut out: Vec<(u8, u8)> = Vec::new();
+        for &p in self.pieces(colour) {
+            let p = p & !MOVED;
+            match out.last_mut() {
+                Some((q, n)) if *q == p && p != START && p != HOME => *n += 1,
+                _ => out.push((p, 1)),
+            }
+        }
+        out
+    }
+
+    /// Whether `a` and `b` are on opposite sides.
+    #[inline]
+    pub fn enemies(&self, a: Colour, b: Colour) -> bool {
+        a != b && (!self.teams || a.team() != b.team())
+    }
+
+    /// Total distance the colour's pieces still have to go.
+    pub fn pip_count(&self, colour: Colour) -> u32 {
+        self.pieces(colour)
+            .iter()
+            .map(|p| (HOME - (p & !MOVED)) as u32)
+            .sum()
+    }
+
+    pub(crate) fn count_on_square(&self, colour: Colour, square: u8) -> usize {
+        let [a, b] = board::progress_on_raw(colour.index(), square);
+        self.pieces[colour.index()]
+            .iter()
+            .filter(|p| {
+                let p = **p & !MOVED;
+                p != 0 && (p == a || p == b)
+            })
+            .count()
+    }
+
+    pub(crate) fn sort_blocks(&mut self) {
+        for c in 0..4 {
+            let b = &mut self.blocks[c];
+            let a = &mut self.ages[c];
+            if (b[0] == 0 && b[1] != 0) || (b[0] != 0 && b[1] != 0 && b[0] > b[1]) {
+                b.swap(0, 1);
+                a.swap(0, 1);
+            }
+        }
+    }
+
+    pub(crate) fn judge_outcome(&self) -> Outcome {
+        if self.teams {
+            for team in [Team::YellowBlack, Team::RedGreen] {
+                if team.colours().iter().all(|c| self.finished(*c)) {
+                    return Outcome::Won(Winner::Team(team));
+                }
+            }
+        } else {
+            for c in self.present.iter() {
+                if self.finished(c) {
+                    return Outcome::Won(Winner::Colour(c));
+                }
+            }
+        }
+        Outcome::Ongoing
+    }
+
+    /// The next colour to throw after `c` has played, skipping finished colours
+    /// where the rules skip them.
+    pub(crate) fn next_after(&self, c: Colour) -> Colour {
+        let mut n = c.next();
+        for _ in 0..4 {
+            if self.present.has(n) && !(self.rules.finished == Finished::Skip && self.finished(n)) {
+                return n;
+            }
+            n = n.next();
+        }
+        c
+    }
+
+    /// Whether no colour can ever move again.
+    pub(crate) fn is_dead(&self) -> bool {
+        !self
+            .present
+            .iter()
+            .any(|c| crate::play::can_ever_move(self, c))
+    }
+}

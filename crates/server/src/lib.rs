@@ -1,0 +1,1 @@
+//! The Chaupar server (in progress).

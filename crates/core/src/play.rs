@@ -1031,11 +1031,46 @@ impl Turn {
             return Err(Illegal::TurnOver);
         }
         if step.colour != node.actor {
+            if node.part == Part::Passed && step.colour == self.mover {
+                // The thrower is stuck: say why his own step fails.
+                let mut own = *node;
+                own.actor = self.mover;
+                own.part = Part::Own;
+                self.check_unit(&own, step)?;
+            }
             return Err(Illegal::NotYourPart {
                 colour: step.colour,
                 actor: node.actor,
             });
         }
+        self.check_unit(node, step)?;
+        let child = apply(node, step);
+        let mut memo = FxHashMap::default();
+        if !self.qualifies(&child, &mut memo) {
+            // Would it qualify if only dice and pips counted?
+            let relaxed = Turn {
+                best: (self.best.0, self.best.1, 0),
+                ..self.clone()
+            };
+            let mut memo2 = FxHashMap::default();
+            if self.best.2 > 0 && relaxed.qualifies_relaxed(&child, &mut memo2) {
+                let b = self
+                    .start_overdue
+                    .iter()
+                    .copied()
+                    .find(|b| *b != 0)
+                    .unwrap_or(0);
+                return Err(Illegal::MustBreakBlock { progress: b });
+            }
+            return Err(Illegal::MustUseMore);
+        }
+        Ok(child)
+    }
+
+    /// Checks that the step is a move the node's actor may make, before the
+    /// maximum-use rule.
+    fn check_unit(&self, node: &Node, step: &Step) -> Result<(), Illegal> {
+        let pos = &node.pos;
         let a = step.colour;
         let pieces = &pos.pieces[a.index()];
         if step.from == HOME {
@@ -1066,6 +1101,9 @@ impl Turn {
         let unit = match unit {
             Some(u) => u,
             None => {
+                if step.from == START && step.pieces > 1 {
+                    return Err(Illegal::OneAtATime);
+                }
                 if step.pieces == 0 || step.pieces > there {
                     return Err(Illegal::BadSize {
                         pieces: step.pieces,
@@ -1108,27 +1146,7 @@ impl Turn {
         if needs != step.declare.is_some() {
             return Err(Illegal::Declare { needed: needs });
         }
-        let child = apply(node, step);
-        let mut memo = FxHashMap::default();
-        if !self.qualifies(&child, &mut memo) {
-            // Would it qualify if only dice and pips counted?
-            let relaxed = Turn {
-                best: (self.best.0, self.best.1, 0),
-                ..self.clone()
-            };
-            let mut memo2 = FxHashMap::default();
-            if self.best.2 > 0 && relaxed.qualifies_relaxed(&child, &mut memo2) {
-                let b = self
-                    .start_overdue
-                    .iter()
-                    .copied()
-                    .find(|b| *b != 0)
-                    .unwrap_or(0);
-                return Err(Illegal::MustBreakBlock { progress: b });
-            }
-            return Err(Illegal::MustUseMore);
-        }
-        Ok(child)
+        Ok(())
     }
 
     fn qualifies_relaxed(&self, node: &Node, memo: &mut FxHashMap<Node, bool>) -> bool {

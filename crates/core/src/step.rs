@@ -64,6 +64,8 @@ pub enum Illegal {
         /// Pieces there.
         there: u8,
     },
+    /// Pieces in the Charkoni leave it one at a time.
+    OneAtATime,
     /// A super-piece moves whole (no splitting in these rules).
     StackMovesWhole {
         /// Its size.
@@ -198,6 +200,7 @@ impl fmt::Display for Illegal {
             BadSize { pieces, there } => {
                 write!(f, "{pieces} pieces cannot move from there: {there} stand there")
             }
+            OneAtATime => write!(f, "pieces in the Charkoni leave it one at a time"),
             StackMovesWhole { size } => write!(
                 f,
                 "a {} moves as one; these rules do not let it be split",

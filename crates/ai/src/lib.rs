@@ -1,1 +1,358 @@
-//! Computer players for Chaupar (in progress).
+//! # chaupar-ai
+//!
+//! Computer players for Chaupar: a static evaluation ([`eval`]) whose weights were
+//! learned by self-play ([`train`]), an expectiminimax search ([`search`]), plain
+//! Monte-Carlo tree search ([`uct`]), the bots built on them ([`Bot`],
+//! [`bot_by_name`], [`level`]), hints ([`hint`]), game review ([`review`]) and
+//! the self-play simulator ([`sim`]). See `docs/ai.md`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::time::Duration;
+
+use chaupar_core::{Play, Position, Throw};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub mod eval;
+pub mod review;
+pub mod search;
+pub mod sim;
+pub mod train;
+pub mod uct;
+
+use eval::{win_chance, Side, Weights};
+use search::{SearchConfig, Searcher};
+
+/// A computer player.
+pub trait Bot: Send {
+    /// Short name, e.g. "greedy" or "expert".
+    fn name(&self) -> String;
+    /// Index into `plays` (exactly the output of chaupar_core::legal_plays(pos, throw), never empty).
+    fn choose(&mut self, pos: &Position, throw: Throw, plays: &[Play]) -> usize;
+}
+
+/// A small seeded random source shared by the bots.
+#[derive(Clone, Debug)]
+pub struct Rng(ChaCha8Rng);
+
+impl Rng {
+    /// A generator seeded from a number.
+    pub fn new(seed: u64) -> Rng {
+        Rng(ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    /// A uniform index below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        (self.0.next_u64() % n as u64) as usize
+    }
+
+    /// A uniform number in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A normal deviate with mean 0 and this standard deviation.
+    pub fn normal(&mut self, sd: f64) -> f64 {
+        let u1 = self.unit().max(1e-300);
+        let u2 = self.unit();
+        sd * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
+    /// A raw 64-bit number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+}
+
+/// Mixes a seed with a stream number (SplitMix64), for independent derived seeds.
+pub fn derive_seed(seed: u64, stream: u64) -> u64 {
+    let mut z = seed
+        ^ stream
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays uniformly at random among the distinct plays.
+pub struct RandomBot {
+    rng: Rng,
+}
+
+impl RandomBot {
+    /// A random player with this seed.
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Bot for RandomBot {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose(&mut self, _pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
+        self.rng.below(plays.len())
+    }
+}
+
+/// Plays the best play by static evaluation, optionally with Gaussian noise
+/// added to every evaluation (weaker levels).
+pub struct GreedyBot {
+    rng: Rng,
+    noise: f64,
+    name: String,
+}
+
+impl GreedyBot {
+    /// The greedy player (no noise).
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot::with_noise(seed, 0.0, "greedy")
+    }
+
+    /// A greedy player whose evaluations get noise of this standard deviation.
+    pub fn with_noise(seed: u64, noise: f64, name: &str) -> GreedyBot {
+        GreedyBot {
+            rng: Rng::new(seed),
+            noise,
+            name: name.into(),
+        }
+    }
+}
+
+impl Bot for GreedyBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn choose(&mut self, pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
+        let Some(m) = pos.to_move() else { return 0 };
+        let side = Side::of(pos, m);
+        let weights = Weights::embedded(pos.rules().preset);
+        let mut best = 0;
+        let mut best_v = f64::NEG_INFINITY;
+        for (i, p) in plays.iter().enumerate() {
+            let mut v = eval::win_chance_with(&p.position, side, weights);
+            if self.noise > 0.0 {
+                v += self.rng.normal(self.noise);
+            }
+            if v > best_v {
+                best_v = v;
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+/// The expert: expectiminimax search (see [`search`]) with an optional noise.
+pub struct ExpertBot {
+    searcher: Searcher,
+    rng: Rng,
+    noise: f64,
+    name: String,
+}
+
+impl ExpertBot {
+    /// The full-strength expert with the default budget.
+    pub fn new(seed: u64) -> ExpertBot {
+        ExpertBot::with_config(seed, SearchConfig::default(), 0.0, "expert")
+    }
+
+    /// An expert with these settings and evaluation noise.
+    pub fn with_config(seed: u64, config: SearchConfig, noise: f64, name: &str) -> ExpertBot {
+        ExpertBot {
+            searcher: Searcher::new(config),
+            rng: Rng::new(seed),
+            noise,
+            name: name.into(),
+        }
+    }
+
+    /// Sets the time budget per decision.
+    pub fn set_budget(&mut self, budget: Duration) {
+        self.searcher.config.budget = budget;
+    }
+}
+
+impl Bot for ExpertBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn choose(&mut self, pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
+        if plays.len() <= 1 {
+            return 0;
+        }
+        let weights = Weights::embedded(pos.rules().preset);
+        if self.noise > 0.0 {
+            let sd = self.noise;
+            let rng = &mut self.rng;
+            let mut f = move || rng.normal(sd);
+            self.searcher.choose(pos, plays, weights, Some(&mut f))
+        } else {
+            self.searcher.choose(pos, plays, weights, None)
+        }
+    }
+}
+
+/// "random", "greedy", "uct", "expert", or "level1".."level5"; seed makes it reproducible.
+pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    let n = name.trim().to_ascii_lowercase();
+    Ok(match n.as_str() {
+        "random" => Box::new(RandomBot::new(seed)),
+        "greedy" => Box::new(GreedyBot::new(seed)),
+        "uct" => Box::new(uct::UctBot::new(seed)),
+        "expert" => Box::new(ExpertBot::new(seed)),
+        _ => match n.strip_prefix("level").and_then(|d| d.parse::<u8>().ok()) {
+            Some(l @ 1..=5) => level(l, seed),
+            _ => {
+                return Err(format!(
+                    "unknown bot {name:?} (expected random, greedy, uct, expert or level1..level5)"
+                ))
+            }
+        },
+    })
+}
+
+/// A bot by name with a time budget per decision for the searching bots
+/// (`expert`, `uct`, levels 4 and 5).
+pub fn bot_with_budget(name: &str, seed: u64, budget: Duration) -> Result<Box<dyn Bot>, String> {
+    let n = name.trim().to_ascii_lowercase();
+    Ok(match n.as_str() {
+        "uct" => Box::new(uct::UctBot::with_budget(seed, budget)),
+        "expert" | "level5" => {
+            let mut b = ExpertBot::new(seed);
+            b.set_budget(budget);
+            if n == "level5" {
+                b.name = "level5".into();
+            }
+            Box::new(b)
+        }
+        "level4" => {
+            let mut b = ExpertBot::with_config(seed, level4_config(), 0.01, "level4");
+            b.set_budget(budget);
+            Box::new(b)
+        }
+        _ => bot_by_name(name, seed)?,
+    })
+}
+
+fn level4_config() -> SearchConfig {
+    SearchConfig {
+        candidates: 3,
+        margin: 0.0,
+        budget: Duration::from_millis(100),
+        max_nodes: 60,
+        deep: 0,
+    }
+}
+
+/// Levels 1-5 for people (5 = strongest).
+///
+/// 1: greedy with large noise (about 0.08 in win chance); 2: greedy with noise
+/// 0.03; 3: greedy; 4: a narrow search (3 candidates) with slight noise; 5: the expert.
+/// Levels outside 1-5 are clamped.
+pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
+    match level.clamp(1, 5) {
+        1 => Box::new(GreedyBot::with_noise(seed, 0.08, "level1")),
+        2 => Box::new(GreedyBot::with_noise(seed, 0.03, "level2")),
+        3 => Box::new(GreedyBot::with_noise(seed, 0.0, "level3")),
+        4 => Box::new(ExpertBot::with_config(
+            seed,
+            level4_config(),
+            0.01,
+            "level4",
+        )),
+        _ => Box::new(ExpertBot::with_config(
+            seed,
+            SearchConfig::default(),
+            0.0,
+            "level5",
+        )),
+    }
+}
+
+/// One play with its estimated value, as [`hint`] ranks them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedPlay {
+    /// Index into `legal_plays(pos, throw)`.
+    pub index: usize,
+    /// The play.
+    pub play: Play,
+    /// Estimated chance (0..1) that the mover's team (or colour) wins after it.
+    pub win: f64,
+    /// The best play's win chance minus this one's (0 for the best).
+    pub loss: f64,
+}
+
+/// Every distinct play ranked best first by estimated win chance of the mover's team (0..1), with loss against the best.
+pub fn hint(pos: &Position, throw: Throw) -> Vec<RankedPlay> {
+    hint_with(pos, throw, &SearchConfig::default())
+}
+
+/// [`hint`] with explicit search settings.
+///
+/// The best plays by static evaluation are searched one throw deep; the others
+/// keep their static value, shifted by the mean difference the search found, and
+/// never above the lowest searched value (they were ranked below those
+/// statically). An illegal throw or a finished game gives an empty list.
+pub fn hint_with(pos: &Position, throw: Throw, config: &SearchConfig) -> Vec<RankedPlay> {
+    let Ok(plays) = chaupar_core::legal_plays(pos, throw) else {
+        return Vec::new();
+    };
+    rank_plays(pos, plays, config)
+}
+
+/// Ranks already generated plays (see [`hint_with`]).
+pub fn rank_plays(pos: &Position, plays: Vec<Play>, config: &SearchConfig) -> Vec<RankedPlay> {
+    if plays.is_empty() {
+        return Vec::new();
+    }
+    let weights = Weights::embedded(pos.rules().preset);
+    let mut s = Searcher::new(config.clone());
+    let (stat, searched) = s.analyse(pos, &plays, weights, None);
+    let pairs: Vec<(f64, f64)> = stat
+        .iter()
+        .zip(&searched)
+        .filter_map(|(a, b)| b.map(|b| (*a, b)))
+        .collect();
+    let shift = if pairs.is_empty() {
+        0.0
+    } else {
+        pairs.iter().map(|(a, b)| b - a).sum::<f64>() / pairs.len() as f64
+    };
+    let floor = pairs.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let wins: Vec<f64> = (0..plays.len())
+        .map(|i| match searched[i] {
+            Some(v) => v,
+            None => (stat[i] + shift).min(floor).clamp(0.0, 1.0),
+        })
+        .collect();
+    let mut out: Vec<RankedPlay> = plays
+        .into_iter()
+        .enumerate()
+        .map(|(i, play)| RankedPlay {
+            index: i,
+            play,
+            win: wins[i],
+            loss: 0.0,
+        })
+        .collect();
+    out.sort_by(|a, b| b.win.total_cmp(&a.win).then(a.index.cmp(&b.index)));
+    let best = out[0].win;
+    for r in out.iter_mut() {
+        r.loss = (best - r.win).max(0.0);
+    }
+    out
+}
+
+/// The static estimate of the chance that the side of `colour` wins from `pos`
+/// (a convenience for interfaces).
+pub fn estimate(pos: &Position, colour: chaupar_core::Colour) -> f64 {
+    win_chance(pos, Side::of(pos, colour))
+}

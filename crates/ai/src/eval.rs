@@ -1,0 +1,475 @@
+//! Static evaluation: the chance that a side wins, from features a player would
+//! name, combined by a logistic model whose weights were learned by self-play
+//! (see [`crate::train`]).
+//!
+//! A *side* is a team in a team game and a colour when everyone plays for himself.
+//! Every feature is "my side minus the opponents' average", so that in a two-sided
+//! game the two sides' chances add up to one.
+
+use std::sync::OnceLock;
+
+use chaupar_core::board::{self, HOME, LOOP_END};
+use chaupar_core::rules::{
+    Blockade, Capture, Faces, Order, Preset, Safe, Stacking, ThrowUse, Tohd,
+};
+use chaupar_core::{dice, Colour, Position, Team, Winner};
+use serde::{Deserialize, Serialize};
+
+/// One side of a game: a team, or a colour playing for himself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// A partnership in a team game.
+    Team(Team),
+    /// A colour in a solo game.
+    Colour(Colour),
+}
+
+impl Side {
+    /// The side `colour` plays for in this position.
+    pub fn of(pos: &Position, colour: Colour) -> Side {
+        if pos.has_teams() {
+            Side::Team(colour.team())
+        } else {
+            Side::Colour(colour)
+        }
+    }
+
+    /// Whether `colour` plays for this side.
+    pub fn has(self, colour: Colour) -> bool {
+        match self {
+            Side::Team(t) => colour.team() == t,
+            Side::Colour(c) => c == colour,
+        }
+    }
+
+    /// Whether this side is among the winners.
+    pub fn won(self, w: Winner) -> bool {
+        match (self, w) {
+            (Side::Team(t), Winner::Team(u)) => t == u,
+            (Side::Colour(c), w) => w.includes(c),
+            (Side::Team(t), Winner::Colour(c)) => c.team() == t,
+        }
+    }
+
+    /// A short name: `yellow+black` or a colour.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Team(t) => t.name(),
+            Side::Colour(c) => c.name(),
+        }
+    }
+}
+
+/// Every side playing in the position.
+pub fn sides(pos: &Position) -> Vec<Side> {
+    if pos.has_teams() {
+        vec![Side::Team(Team::YellowBlack), Side::Team(Team::RedGreen)]
+    } else {
+        pos.colours().iter().map(Side::Colour).collect()
+    }
+}
+
+/// Number of features.
+pub const NF: usize = 13;
+
+/// The feature names, in order (as in the weight files).
+pub const FEATURE_NAMES: [&str; NF] = [
+    "to_move",
+    "pips",
+    "slowest_pips",
+    "waiting",
+    "home",
+    "risk_progress",
+    "risk_pieces",
+    "stacked",
+    "blocks",
+    "no_capture",
+    "order_stuck",
+    "loop_left",
+    "tempo_risk",
+];
+
+/// Learned weights of the logistic model for one rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    /// The preset the weights were trained for.
+    pub preset: String,
+    /// Feature names (must equal [`FEATURE_NAMES`]).
+    pub features: Vec<String>,
+    /// One weight per feature.
+    pub weights: Vec<f64>,
+    /// The command that produced the file.
+    #[serde(default)]
+    pub command: String,
+    /// Games of self-play used.
+    #[serde(default)]
+    pub games: u64,
+}
+
+impl Weights {
+    /// Hand-set starting weights (before training).
+    pub fn initial(preset: Preset) -> Weights {
+        Weights {
+            preset: preset.name().into(),
+            features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
+            weights: vec![
+                0.1, -2.0, -1.0, -0.1, 0.1, -1.5, -0.1, 0.02, 0.05, -0.3, -0.05, -0.5, 0.3,
+            ],
+            command: "hand-set".into(),
+            games: 0,
+        }
+    }
+
+    /// Reads weights from JSON, checking the feature list.
+    pub fn from_json(text: &str) -> Result<Weights, String> {
+        let w: Weights = serde_json::from_str(text).map_err(|e| format!("bad weights: {e}"))?;
+        if w.weights.len() != NF || w.features.iter().map(String::as_str).ne(FEATURE_NAMES) {
+            return Err(format!(
+                "weights file lists features {:?}; this program needs {:?}",
+                w.features, FEATURE_NAMES
+            ));
+        }
+        Ok(w)
+    }
+
+    /// The embedded trained weights of a preset.
+    pub fn embedded(preset: Preset) -> &'static Weights {
+        static W: OnceLock<[Weights; 3]> = OnceLock::new();
+        let all = W.get_or_init(|| {
+            let load = |text: &str, p: Preset| {
+                Weights::from_json(text).unwrap_or_else(|_| Weights::initial(p))
+            };
+            [
+                load(include_str!("../weights/chaupar.json"), Preset::Chaupar),
+                load(include_str!("../weights/chausar.json"), Preset::Chausar),
+                load(include_str!("../weights/classic.json"), Preset::Classic),
+            ]
+        });
+        match preset {
+            Preset::Chaupar => &all[0],
+            Preset::Chausar => &all[1],
+            Preset::Classic => &all[2],
+        }
+    }
+
+    /// The JSON text of the weights.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// For each of the 64 ordered outcomes, the distances (bit d) one unit can go with it.
+fn reach_table(faces: Faces, total: bool) -> &'static [u32; 64] {
+    static T: OnceLock<[[u32; 64]; 4]> = OnceLock::new();
+    let all = T.get_or_init(|| {
+        let mut out = [[0u32; 64]; 4];
+        for (k, (faces, total)) in [
+            (Faces::F1256, true),
+            (Faces::F1256, false),
+            (Faces::F1346, true),
+            (Faces::F1346, false),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (i, t) in dice::outcomes(faces).iter().enumerate() {
+                let [a, b, c] = t.0;
+                let mut m = 0u32;
+                if total {
+                    // Any part of the total goes to one unit.
+                    for d in 1..=(a + b + c) {
+                        m |= 1 << d;
+                    }
+                } else {
+                    // Single dice, and dice taken one after another.
+                    for d in [a, b, c, a + b, a + c, b + c, a + b + c] {
+                        m |= 1 << d;
+                    }
+                }
+                out[k][i] = m;
+            }
+        }
+        out
+    });
+    let k = match (faces, total) {
+        (Faces::F1256, true) => 0,
+        (Faces::F1256, false) => 1,
+        (Faces::F1346, true) => 2,
+        (Faces::F1346, false) => 3,
+    };
+    &all[k]
+}
+
+/// The exact chance (of the 64 outcomes) that one throw gives a unit a distance in `mask`.
+pub fn hit_chance(faces: Faces, total: bool, mask: u32) -> f64 {
+    if mask == 0 {
+        return 0.0;
+    }
+    let t = reach_table(faces, total);
+    t.iter().filter(|r| *r & mask != 0).count() as f64 / 64.0
+}
+
+/// Per-colour raw features (before taking sides).
+#[derive(Clone, Copy, Default, Debug)]
+struct ColourFeatures {
+    pips: f64,
+    waiting: f64,
+    home: f64,
+    risk_progress: f64,
+    risk_pieces: f64,
+    stacked: f64,
+    blocks: f64,
+    no_capture: f64,
+    order_stuck: f64,
+    loop_left: f64,
+}
+
+/// Distances (bits) at which enemy units of colour `e` stand behind square of
+/// `c` at progress `p` with a unit of `size`, able to capture there.
+fn attackers(pos: &Position, c: Colour, p: u8, size: u8) -> (u32, bool) {
+    let Some(sq) = board::square(c, p) else {
+        return (0, false);
+    };
+    let rules = pos.rules();
+    let mut mask = 0u32;
+    for e in pos.colours().iter() {
+        if !pos.enemies(c, e) {
+            continue;
+        }
+        let targets: Vec<u8> = board::progress_on(e, sq).collect();
+        if targets.is_empty() {
+            continue;
+        }
+        let circle = rules.tohd == Tohd::Circle && !pos.has_captured(e);
+        for (q, n) in pos.stacks(e) {
+            if q >= HOME {
+                continue;
+            }
+            let unit = match rules.stacking {
+                Stacking::Group => 1,
+                _ => n,
+            };
+            if rules.capture == Capture::Size && unit < size {
+                continue;
+            }
+            if rules.stacking == Stacking::Declare && pos.is_block(e, q) && unit < size {
+                continue;
+            }
+            for &t in &targets {
+                let mut ds = [0i32; 2];
+                ds[0] = t as i32 - q as i32;
+                if circle && q != 0 && q <= LOOP_END && (8..=LOOP_END).contains(&t) && t < q {
+                    ds[1] = t as i32 + 68 - q as i32;
+                }
+                for d in ds {
+                    if (1..=18).contains(&d) {
+                        mask |= 1 << d;
+                    }
+                }
+            }
+        }
+    }
+    (mask, mask != 0)
+}
+
+fn colour_features(pos: &Position, c: Colour) -> ColourFeatures {
+    let rules = pos.rules();
+    let total = rules.throw == ThrowUse::Total;
+    let mut f = ColourFeatures::default();
+    let pieces = pos.pieces(c);
+    for &p in pieces {
+        f.pips += (HOME - p) as f64;
+        if p == 0 {
+            f.waiting += 1.0;
+        }
+        if p == HOME {
+            f.home += 1.0;
+        }
+    }
+    let circle_needed = rules.tohd != Tohd::Off && !pos.has_captured(c);
+    if circle_needed && !pos.finished(c) {
+        f.no_capture = 1.0;
+        // Pieces that will have to go round the loop again.
+        if rules.tohd == Tohd::Circle {
+            f.loop_left = pieces
+                .iter()
+                .filter(|p| **p >= 40 && **p <= LOOP_END)
+                .count() as f64;
+        }
+    }
+    if pos.has_teams() && rules.order != Order::Off {
+        if let Some(first) = c.waits_for() {
+            if !pos.finished(first) {
+                f.order_stuck = pieces
+                    .iter()
+                    .filter(|p| **p > LOOP_END - 8 && **p < HOME)
+                    .count() as f64;
+            }
+        }
+    }
+    for (p, n) in pos.stacks(c) {
+        if p == 0 || p >= HOME {
+            continue;
+        }
+        if n >= 2 {
+            f.stacked += n as f64;
+        }
+        let is_block = pos.is_block(c, p);
+        if is_block {
+            f.blocks += 1.0;
+        }
+        if rules.blockade == Blockade::PastHalf && n >= 2 && p >= board::HALF && p != LOOP_END {
+            f.blocks += 1.0;
+            continue;
+        }
+        if is_block && rules.blockade == Blockade::Block {
+            continue;
+        }
+        if !(8..=LOOP_END).contains(&p) {
+            continue;
+        }
+        if let Some(sq) = board::square(c, p) {
+            if rules.safe == Safe::Castles && sq.is_castle() {
+                continue;
+            }
+        }
+        let size = if rules.stacking == Stacking::Group {
+            1
+        } else {
+            n
+        };
+        let (mask, any) = attackers(pos, c, p, size);
+        if any {
+            let ph = hit_chance(rules.faces, total, mask);
+            f.risk_progress += ph * n as f64 * p as f64 / 84.0;
+            f.risk_pieces += ph * n as f64;
+        }
+    }
+    f
+}
+
+/// The feature vector of `side` in `pos`: my side minus the opponents' average.
+pub fn features(pos: &Position, side: Side) -> [f64; NF] {
+    let mut mine = [0.0; NF];
+    let mut theirs = [0.0; NF];
+    let mut n_theirs = 0.0;
+    let all = sides(pos);
+    let per: Vec<ColourFeatures> = Colour::ALL
+        .iter()
+        .map(|c| {
+            if pos.colours().has(*c) {
+                colour_features(pos, *c)
+            } else {
+                ColourFeatures::default()
+            }
+        })
+        .collect();
+    for s in all {
+        let mut v = [0.0; NF];
+        if let Some(m) = pos.to_move() {
+            if s.has(m) {
+                v[0] = 1.0;
+            }
+        }
+        let mut slowest: f64 = 0.0;
+        for c in pos.colours().iter().filter(|c| s.has(*c)) {
+            let f = &per[c.index()];
+            v[1] += f.pips / 100.0;
+            slowest = slowest.max(f.pips / 100.0);
+            v[3] += f.waiting;
+            v[4] += f.home;
+            v[5] += f.risk_progress;
+            v[6] += f.risk_pieces;
+            v[7] += f.stacked;
+            v[8] += f.blocks;
+            v[9] += f.no_capture;
+            v[10] += f.order_stuck;
+            v[11] += f.loop_left;
+        }
+        v[2] = slowest;
+        if s == side {
+            mine = v;
+        } else {
+            for i in 0..NF {
+                theirs[i] += v[i];
+            }
+            n_theirs += 1.0;
+        }
+    }
+    let mut out = [0.0; NF];
+    for i in 0..NF {
+        out[i] = mine[i]
+            - if n_theirs > 0.0 {
+                theirs[i] / n_theirs
+            } else {
+                0.0
+            };
+    }
+    // Pieces at risk matter most to whoever throws next: the tempo times the
+    // total risk on the board.
+    let total_risk = mine[5]
+        + if n_theirs > 0.0 {
+            theirs[5] / n_theirs
+        } else {
+            0.0
+        };
+    out[12] = out[0] * total_risk;
+    out
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// The logistic win chance from features and weights.
+pub fn chance_from(features: &[f64; NF], weights: &Weights) -> f64 {
+    let z: f64 = features
+        .iter()
+        .zip(&weights.weights)
+        .map(|(x, w)| x * w)
+        .sum();
+    sigmoid(z)
+}
+
+/// The estimated chance (0..1) that `side` wins from `pos`, with the embedded
+/// weights of the position's preset. Finished games give exactly 0 or 1 (a dead
+/// game 0.5).
+pub fn win_chance(pos: &Position, side: Side) -> f64 {
+    win_chance_with(pos, side, Weights::embedded(pos.rules().preset))
+}
+
+/// [`win_chance`] with explicit weights.
+pub fn win_chance_with(pos: &Position, side: Side, weights: &Weights) -> f64 {
+    if let Some(w) = pos.winner() {
+        return if side.won(w) { 1.0 } else { 0.0 };
+    }
+    if pos.to_move().is_none() {
+        return 0.5;
+    }
+    chance_from(&features(pos, side), weights)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chaupar_core::Rules;
+
+    #[test]
+    fn sides_are_complementary_at_the_start() {
+        for p in Preset::ALL {
+            let pos = Position::new(Rules::preset(p), 4).unwrap();
+            let a = win_chance(&pos, Side::Team(Team::YellowBlack));
+            let b = win_chance(&pos, Side::Team(Team::RedGreen));
+            assert!((a + b - 1.0).abs() < 1e-9, "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn hit_chances_are_exact() {
+        // Distance 1 with single dice: any die showing 1: 1 - (3/4)^3.
+        let p = hit_chance(Faces::F1256, false, 1 << 1);
+        assert!((p - (1.0 - 27.0 / 64.0)).abs() < 1e-12);
+        // Distance 3 with the total split: total >= 3 always.
+        assert_eq!(hit_chance(Faces::F1256, true, 1 << 3), 1.0);
+    }
+}

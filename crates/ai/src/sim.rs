@@ -1,0 +1,375 @@
+//! The self-play simulator: whole games between two bots, on all cores, with
+//! seats swapped between the two games of each pair and each game's seed derived
+//! from the run's seed and the game's index (so the result does not depend on
+//! the number of threads).
+
+use std::time::Duration;
+
+use chaupar_core::{Colour, Game, Position, Rules};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::eval::{sides, Side};
+use crate::{bot_with_budget, derive_seed, Bot};
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    /// The rules.
+    pub rules: Rules,
+    /// 2 or 4 players (3 with solo seating).
+    pub players: u8,
+    /// Number of games.
+    pub games: usize,
+    /// Bot of team a.
+    pub team_a: String,
+    /// Bot of team b.
+    pub team_b: String,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Threads (0 = all cores).
+    pub jobs: usize,
+    /// Time budget per decision of the searching bots.
+    pub budget: Duration,
+    /// Turns after which a game is stopped undecided.
+    pub max_turns: usize,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
+}
+
+/// One simulated game.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct GameResult {
+    /// The game's index.
+    pub index: usize,
+    /// The game's seed.
+    pub seed: u64,
+    /// Whether team a sat on the first side (Yellow's) in this game.
+    pub a_first: bool,
+    /// 'a', 'b', or None (stopped by the turn limit or dead).
+    pub winner: Option<char>,
+    /// Turns played.
+    pub turns: usize,
+    /// Plays that captured.
+    pub captures: usize,
+    /// Super-pieces (stacks of two or more) formed.
+    pub stacks: usize,
+    /// Blocks formed.
+    pub blocks: usize,
+    /// Points passed to a partner.
+    pub passed: usize,
+    /// Stopped by the turn limit.
+    pub stopped: bool,
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimSummary {
+    /// The rules, compact.
+    pub rules: String,
+    /// Players.
+    pub players: u8,
+    /// Games played.
+    pub games: usize,
+    /// Bot of team a.
+    pub team_a: String,
+    /// Bot of team b.
+    pub team_b: String,
+    /// Seed.
+    pub seed: u64,
+    /// Wins of team a.
+    pub team_a_wins: usize,
+    /// Wins of team b.
+    pub team_b_wins: usize,
+    /// Team a's share of all games (undecided count as half).
+    pub team_a_score: f64,
+    /// 95% confidence interval of team a's score.
+    pub team_a_ci: (f64, f64),
+    /// Mean turns per game.
+    pub mean_turns: f64,
+    /// Median turns per game.
+    pub median_turns: f64,
+    /// Mean captures per game.
+    pub mean_captures: f64,
+    /// Mean super-pieces formed per game.
+    pub mean_stacks: f64,
+    /// Mean blocks formed per game.
+    pub mean_blocks: f64,
+    /// Mean points passed per game.
+    pub mean_passed: f64,
+    /// Games stopped by the turn limit (or dead).
+    pub stopped: usize,
+    /// Per game results.
+    #[serde(skip)]
+    pub results: Vec<GameResult>,
+}
+
+fn stack_count(pos: &Position) -> usize {
+    pos.colours()
+        .iter()
+        .map(|c| {
+            pos.stacks(c)
+                .iter()
+                .filter(|(p, n)| *p != 0 && *p != 84 && *n >= 2)
+                .count()
+        })
+        .sum()
+}
+
+/// Plays one game with a bot per colour (indexed by seat) and returns it and its statistics.
+pub fn play_game(
+    rules: Rules,
+    players: u8,
+    seed: u64,
+    bots: &mut [Box<dyn Bot>; 4],
+    max_turns: usize,
+) -> Result<(Game, GameResult), String> {
+    let mut game = Game::new(rules, players, seed).map_err(|e| e.to_string())?;
+    let mut r = GameResult {
+        seed,
+        ..GameResult::default()
+    };
+    let mut gen = chaupar_core::Generator::new();
+    while game.position().to_move().is_some() {
+        if r.turns >= max_turns {
+            r.stopped = true;
+            break;
+        }
+        let before = *game.position();
+        let mover = before.to_move().unwrap_or(Colour::Yellow);
+        let throw = game.throw().map_err(|e| e.to_string())?;
+        gen.generate(&before, throw).map_err(|e| e.to_string())?;
+        let plays = gen.plays();
+        let i = bots[mover.index()]
+            .choose(&before, throw, &plays)
+            .min(plays.len() - 1);
+        let play = &plays[i];
+        game.play(&play.steps).map_err(|e| e.to_string())?;
+        let after = play.position;
+        r.turns += 1;
+        let lost: usize = before
+            .colours()
+            .iter()
+            .filter(|c| {
+                before.enemies(mover, *c) || play.steps.iter().any(|s| before.enemies(s.colour, *c))
+            })
+            .map(|c| {
+                let b = before.pieces(c).iter().filter(|p| **p == 0).count();
+                let a = after.pieces(c).iter().filter(|p| **p == 0).count();
+                a.saturating_sub(b)
+            })
+            .sum();
+        if lost > 0 {
+            r.captures += 1;
+        }
+        r.stacks += stack_count(&after).saturating_sub(stack_count(&before));
+        let nb = |p: &Position| p.blocks().count();
+        r.blocks += nb(&after).saturating_sub(nb(&before));
+        r.passed += play
+            .steps
+            .iter()
+            .filter(|s| s.colour != mover)
+            .map(|s| s.by as usize)
+            .sum::<usize>();
+    }
+    Ok((game, r))
+}
+
+/// The side team a plays in game `index`: the first side (Yellow's) in even games,
+/// the other in odd games.
+pub fn a_is_first(index: usize) -> bool {
+    index & 1 == 0
+}
+
+/// Simulates one game of the run.
+pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<GameResult, String> {
+    let pair = (index / 2) as u64;
+    let seed = derive_seed(cfg.seed, pair);
+    let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
+    let all = sides(&start);
+    let first = all[0];
+    let a_first = a_is_first(index);
+    let mut bots: Vec<Box<dyn Bot>> = Vec::with_capacity(4);
+    for c in Colour::ALL {
+        let on_first = first.has(c);
+        let name = if on_first == a_first {
+            &cfg.team_a
+        } else {
+            &cfg.team_b
+        };
+        bots.push(bot_with_budget(
+            name,
+            derive_seed(seed, 100 + c.index() as u64),
+            cfg.budget,
+        )?);
+    }
+    let mut bots: [Box<dyn Bot>; 4] = bots
+        .try_into()
+        .map_err(|_| "internal: four bots".to_string())?;
+    let (game, mut r) = play_game(cfg.rules, cfg.players, seed, &mut bots, cfg.max_turns)?;
+    r.index = index;
+    r.a_first = a_first;
+    r.winner = game.position().winner().map(|w| {
+        let first_won = first.won(w);
+        if first_won == a_first {
+            'a'
+        } else {
+            'b'
+        }
+    });
+    let _: Option<Side> = None;
+    Ok(r)
+}
+
+/// Runs the simulation.
+pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
+    crate::bot_by_name(&cfg.team_a, 0)?;
+    crate::bot_by_name(&cfg.team_b, 0)?;
+    let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
+    if sides(&start).len() != 2 {
+        return Err("the simulator needs two sides: 4 players, or 2 players".into());
+    }
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if cfg.jobs > 0 {
+        builder = builder.num_threads(cfg.jobs);
+    }
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    let bar = if cfg.progress {
+        let b = indicatif::ProgressBar::with_draw_target(
+            Some(cfg.games as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})",
+        ) {
+            b.set_style(style);
+        }
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let results: Vec<Result<GameResult, String>> = pool.install(|| {
+        (0..cfg.games)
+            .into_par_iter()
+            .map(|i| {
+                let r = sim_game(cfg, i);
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let results: Vec<GameResult> = results.into_iter().collect::<Result<_, _>>()?;
+    Ok(summarise(cfg, results))
+}
+
+/// Totals and a 95% confidence interval (normal approximation) of the results.
+pub fn summarise(cfg: &SimConfig, results: Vec<GameResult>) -> SimSummary {
+    let n = results.len();
+    let nf = n.max(1) as f64;
+    let a = results.iter().filter(|r| r.winner == Some('a')).count();
+    let b = results.iter().filter(|r| r.winner == Some('b')).count();
+    let undecided = n - a - b;
+    let score = (a as f64 + 0.5 * undecided as f64) / nf;
+    let half = 1.96 * (score * (1.0 - score) / nf).sqrt();
+    let mut turns: Vec<usize> = results.iter().map(|r| r.turns).collect();
+    turns.sort_unstable();
+    let median = if turns.is_empty() {
+        0.0
+    } else if n % 2 == 1 {
+        turns[n / 2] as f64
+    } else {
+        (turns[n / 2 - 1] + turns[n / 2]) as f64 / 2.0
+    };
+    let mean = |f: &dyn Fn(&GameResult) -> usize| results.iter().map(f).sum::<usize>() as f64 / nf;
+    SimSummary {
+        rules: cfg.rules.compact(),
+        players: cfg.players,
+        games: n,
+        team_a: cfg.team_a.clone(),
+        team_b: cfg.team_b.clone(),
+        seed: cfg.seed,
+        team_a_wins: a,
+        team_b_wins: b,
+        team_a_score: score,
+        team_a_ci: ((score - half).max(0.0), (score + half).min(1.0)),
+        mean_turns: mean(&|r| r.turns),
+        median_turns: median,
+        mean_captures: mean(&|r| r.captures),
+        mean_stacks: mean(&|r| r.stacks),
+        mean_blocks: mean(&|r| r.blocks),
+        mean_passed: mean(&|r| r.passed),
+        stopped: results.iter().filter(|r| r.winner.is_none()).count(),
+        results,
+    }
+}
+
+impl SimSummary {
+    /// The summary as a table for people.
+    pub fn table(&self) -> String {
+        let n = self.games.max(1) as f64;
+        let mut s = String::new();
+        s.push_str(&format!(
+            "rules {}, {} players, {} games, seed {}\n",
+            self.rules, self.players, self.games, self.seed
+        ));
+        s.push_str(&format!(
+            "{:<10} {:<10} {:>6} {:>7}  {}\n",
+            "team", "bot", "wins", "share", "95% CI of score (draws count half)"
+        ));
+        s.push_str(&format!(
+            "{:<10} {:<10} {:>6} {:>6.1}%  {:.1}% .. {:.1}% (score {:.1}%)\n",
+            "a",
+            self.team_a,
+            self.team_a_wins,
+            100.0 * self.team_a_wins as f64 / n,
+            100.0 * self.team_a_ci.0,
+            100.0 * self.team_a_ci.1,
+            100.0 * self.team_a_score
+        ));
+        s.push_str(&format!(
+            "{:<10} {:<10} {:>6} {:>6.1}%  {:.1}% .. {:.1}% (score {:.1}%)\n",
+            "b",
+            self.team_b,
+            self.team_b_wins,
+            100.0 * self.team_b_wins as f64 / n,
+            100.0 * (1.0 - self.team_a_ci.1),
+            100.0 * (1.0 - self.team_a_ci.0),
+            100.0 * (1.0 - self.team_a_score)
+        ));
+        s.push_str(&format!(
+            "turns: mean {:.1}, median {:.1}\nper game: captures {:.2}, super-pieces formed {:.2}, blocks {:.2}, points passed {:.2}\nstopped by the turn limit (or dead): {}\n",
+            self.mean_turns,
+            self.median_turns,
+            self.mean_captures,
+            self.mean_stacks,
+            self.mean_blocks,
+            self.mean_passed,
+            self.stopped
+        ));
+        s
+    }
+
+    /// The summary as one JSON object.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "rules": self.rules,
+            "players": self.players,
+            "games": self.games,
+            "team_a": self.team_a,
+            "team_b": self.team_b,
+            "seed": self.seed,
+            "team_a_wins": self.team_a_wins,
+            "team_b_wins": self.team_b_wins,
+            "team_a_score": self.team_a_score,
+            "team_a_ci95": [self.team_a_ci.0, self.team_a_ci.1],
+            "mean_turns": self.mean_turns,
+            "median_turns": self.median_turns,
+            "mean_captures": self.mean_captures,
+            "mean_super_pieces": self.mean_stacks,
+            "mean_blocks": self.mean_blocks,
+            "mean_points_passed": self.mean_passed,
+            "stopped": self.stopped,
+        })
+    }
+}

@@ -1,0 +1,121 @@
+//! Learning the evaluation weights by self-play with TD(lambda).
+//!
+//! The model is logistic: V(s) = sigmoid(w · f(s)) where f are the features of
+//! [`crate::eval::features`] taken from the first side's point of view (Yellow's
+//! team, or Yellow). Games are played by the greedy player using the current
+//! weights (as TD-Gammon did; the dice provide the exploration). After each game
+//! the weights move along the eligibility traces:
+//! delta_t = V(s_{t+1}) - V(s_t), e_t = lambda e_{t-1} + grad V(s_t),
+//! w += alpha delta_t e_t, with the final target 1 or 0 for a win or loss.
+//! Games are played in batches in parallel with frozen weights and applied in
+//! game order, so the result depends only on the seed.
+
+use chaupar_core::{Game, Generator, Position, Rules};
+use rayon::prelude::*;
+
+use crate::derive_seed;
+use crate::eval::{chance_from, features, sides, win_chance_with, Side, Weights, NF};
+use crate::Rng;
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// The rules.
+    pub rules: Rules,
+    /// Players (4, or 2).
+    pub players: u8,
+    /// Games of self-play.
+    pub games: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Step size.
+    pub alpha: f64,
+    /// Trace decay.
+    pub lambda: f64,
+    /// Chance of a random play (exploration), per turn.
+    pub epsilon: f64,
+    /// Games played in parallel with the same weights.
+    pub batch: usize,
+    /// Turns after which a game is dropped.
+    pub max_turns: usize,
+}
+
+/// One game's feature vectors (first side's view) and result.
+fn self_play(cfg: &TrainConfig, weights: &Weights, seed: u64) -> Option<(Vec<[f64; NF]>, f64)> {
+    let mut game = Game::new(cfg.rules, cfg.players, seed).ok()?;
+    let first = sides(game.start())[0];
+    let mut rng = Rng::new(seed ^ 0xE9);
+    let mut gen = Generator::new();
+    let mut states = vec![features(game.start(), first)];
+    for _ in 0..cfg.max_turns {
+        let pos: Position = *game.position();
+        let Some(m) = pos.to_move() else { break };
+        let side = Side::of(&pos, m);
+        let throw = game.throw().ok()?;
+        let n = gen.generate(&pos, throw).ok()?;
+        let pick = if rng.unit() < cfg.epsilon {
+            rng.below(n)
+        } else {
+            (0..n)
+                .map(|i| (i, win_chance_with(gen.position(i), side, weights)))
+                .fold((0, f64::NEG_INFINITY), |a, b| if b.1 > a.1 { b } else { a })
+                .0
+        };
+        let steps = gen.steps(pick).to_vec();
+        game.play(&steps).ok()?;
+        let after = game.position();
+        if after.to_move().is_none() {
+            let result = match after.winner() {
+                Some(w) if first.won(w) => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            return Some((states, result));
+        }
+        states.push(features(after, first));
+    }
+    None
+}
+
+/// Trains and returns the weights; `progress` is called after every batch with
+/// the number of games done.
+pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(usize)) -> Weights {
+    let mut w = Weights::initial(cfg.rules.preset);
+    let batch = cfg.batch.max(1);
+    let mut done = 0;
+    let mut k = 0u64;
+    while done < cfg.games {
+        let n = batch.min(cfg.games - done);
+        let frozen = w.clone();
+        let games: Vec<Option<(Vec<[f64; NF]>, f64)>> = (0..n)
+            .into_par_iter()
+            .map(|i| self_play(cfg, &frozen, derive_seed(cfg.seed, k + i as u64)))
+            .collect();
+        k += n as u64;
+        for (states, result) in games.into_iter().flatten() {
+            // Decaying step size.
+            let alpha = cfg.alpha / (1.0 + done as f64 / 2000.0);
+            let mut trace = [0.0; NF];
+            for t in 0..states.len() {
+                let v = chance_from(&states[t], &w);
+                let next = if t + 1 < states.len() {
+                    chance_from(&states[t + 1], &w)
+                } else {
+                    result
+                };
+                let g = v * (1.0 - v);
+                for (e, x) in trace.iter_mut().zip(&states[t]) {
+                    *e = cfg.lambda * *e + g * x;
+                }
+                let delta = next - v;
+                for (wi, e) in w.weights.iter_mut().zip(&trace) {
+                    *wi += alpha * delta * e;
+                }
+            }
+        }
+        done += n;
+        progress(done);
+    }
+    w.games = cfg.games as u64;
+    w
+}

@@ -1,0 +1,144 @@
+//! Bots return legal plays, the simulator is deterministic, hints are ranked,
+//! review works on a recorded game.
+
+use std::time::Duration;
+
+use chaupar_ai::search::SearchConfig;
+use chaupar_ai::sim::{play_game, simulate, SimConfig};
+use chaupar_ai::{bot_by_name, bot_with_budget, hint, hint_with, level, Bot};
+use chaupar_core::{legal_plays, record, Game, Position, Preset, Rules, Throw};
+
+/// Plays a game where every colour uses `make`, checking every choice is in range.
+fn whole_game(preset: Preset, players: u8, seed: u64, name: &str, max_turns: usize) {
+    let rules = Rules::preset(preset);
+    let mut game = Game::new(rules, players, seed).unwrap();
+    let mut bot = bot_with_budget(name, seed, Duration::from_millis(5)).unwrap();
+    let mut turns = 0;
+    while game.position().to_move().is_some() && turns < max_turns {
+        let pos = *game.position();
+        let throw = game.throw().unwrap();
+        let plays = legal_plays(&pos, throw).unwrap();
+        assert!(!plays.is_empty());
+        let i = bot.choose(&pos, throw, &plays);
+        assert!(i < plays.len(), "{name} chose {i} of {}", plays.len());
+        game.play(&plays[i].steps).unwrap();
+        turns += 1;
+    }
+}
+
+#[test]
+fn random_and_greedy_play_whole_legal_games_in_every_preset() {
+    for (k, preset) in Preset::ALL.into_iter().enumerate() {
+        whole_game(preset, 4, 10 + k as u64, "random", 2000);
+        whole_game(preset, 4, 20 + k as u64, "greedy", 2000);
+    }
+    whole_game(Preset::Chausar, 2, 3, "greedy", 2000);
+}
+
+#[test]
+fn searching_bots_and_levels_return_legal_plays() {
+    for (k, preset) in Preset::ALL.into_iter().enumerate() {
+        for name in ["expert", "uct", "level1", "level4"] {
+            whole_game(preset, 4, 30 + k as u64, name, 12);
+        }
+    }
+    for l in 0..=6 {
+        let _ = level(l, 1).name();
+    }
+    assert!(bot_by_name("grandmaster", 1).is_err());
+    assert_eq!(bot_by_name("Level3", 1).unwrap().name(), "level3");
+}
+
+#[test]
+fn games_between_bots_finish_with_a_winner() {
+    let mut bots: [Box<dyn Bot>; 4] = [
+        bot_by_name("greedy", 1).unwrap(),
+        bot_by_name("random", 2).unwrap(),
+        bot_by_name("greedy", 3).unwrap(),
+        bot_by_name("random", 4).unwrap(),
+    ];
+    let (game, r) = play_game(Rules::preset(Preset::Chaupar), 4, 5, &mut bots, 3000).unwrap();
+    assert!(game.position().winner().is_some());
+    assert_eq!(r.turns, game.turns().len());
+}
+
+#[test]
+fn simulator_is_deterministic_whatever_the_jobs() {
+    let cfg = |jobs| SimConfig {
+        rules: Rules::preset(Preset::Chausar),
+        players: 4,
+        games: 4,
+        team_a: "greedy".into(),
+        team_b: "random".into(),
+        seed: 99,
+        jobs,
+        budget: Duration::from_millis(5),
+        max_turns: 1000,
+        progress: false,
+    };
+    let a = simulate(&cfg(1)).unwrap();
+    let b = simulate(&cfg(2)).unwrap();
+    assert_eq!(a.results, b.results);
+    assert_eq!(a.games, 4);
+    assert_eq!(a.json()["games"], 4);
+    assert!(a.json().get("mean_turns").is_some());
+}
+
+#[test]
+fn hints_are_sorted_and_the_best_loses_nothing() {
+    let pos = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
+    let cfg = SearchConfig {
+        candidates: 3,
+        max_nodes: 30,
+        ..SearchConfig::default()
+    };
+    let ranked = hint_with(&pos, Throw([6, 5, 1]), &cfg);
+    let n = legal_plays(&pos, Throw([6, 5, 1])).unwrap().len();
+    assert_eq!(ranked.len(), n);
+    assert_eq!(ranked[0].loss, 0.0);
+    for w in ranked.windows(2) {
+        assert!(w[0].win >= w[1].win);
+        assert!(w[0].loss <= w[1].loss);
+    }
+    let mut idx: Vec<usize> = ranked.iter().map(|r| r.index).collect();
+    idx.sort_unstable();
+    assert_eq!(idx, (0..n).collect::<Vec<_>>());
+    for r in &ranked {
+        assert!((0.0..=1.0).contains(&r.win));
+    }
+    // A bad throw or a finished game gives nothing, never a panic.
+    assert!(hint(&pos, Throw([3, 3, 3])).is_empty());
+}
+
+#[test]
+fn review_of_a_short_recorded_game() {
+    let rules = Rules::preset(Preset::Classic);
+    let mut game = Game::new(rules, 4, 8).unwrap();
+    let mut bot = bot_by_name("random", 8).unwrap();
+    for _ in 0..6 {
+        let pos = *game.position();
+        let throw = game.throw().unwrap();
+        let plays = legal_plays(&pos, throw).unwrap();
+        let i = bot.choose(&pos, throw, &plays);
+        game.play(&plays[i].steps).unwrap();
+    }
+    let text = record::write(&game, &[]);
+    let game = record::replay(&text).unwrap();
+    let cfg = SearchConfig {
+        candidates: 0,
+        ..SearchConfig::default()
+    };
+    let rev = chaupar_ai::review::review(&game, &cfg);
+    assert_eq!(rev.turns.len(), 6);
+    assert_eq!(rev.sides.len(), 2);
+    for t in &rev.turns {
+        assert!(t.loss >= 0.0 && t.loss <= 1.0);
+        assert!(t.luck.abs() <= 1.0);
+        if t.loss < chaupar_ai::review::DOUBTFUL {
+            assert_eq!(t.verdict, "");
+        }
+    }
+    let text = rev.text();
+    assert!(text.contains("error rate"));
+    assert!(text.contains("doubtful >= 0.02"));
+}

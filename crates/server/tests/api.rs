@@ -1,0 +1,263 @@
+//! Whole games through the HTTP API, in each preset, and wrong requests.
+mod common;
+
+use common::*;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn computers_play_whole_games_in_each_preset() {
+    let s = start(&temp_db("computers")).await;
+    for (preset, players) in [
+        ("chaupar", 4),
+        ("chausar", 3),
+        ("classic", 4),
+        ("chausar", 2),
+        ("classic", 2),
+    ] {
+        let colours: Vec<String> = match players {
+            4 => vec!["yellow", "red", "black", "green"],
+            3 => vec!["yellow", "red", "black"],
+            _ if preset == "chausar" => vec!["yellow", "black"],
+            _ => vec!["yellow", "red", "black", "green"],
+        }
+        .into_iter()
+        .map(String::from)
+        .collect();
+        let seats: serde_json::Map<String, serde_json::Value> = colours
+            .iter()
+            .map(|c| (c.clone(), json!({"kind": "computer", "level": 1})))
+            .collect();
+        let g = post(&s, "/api/games", &json!({"preset": preset, "players": players, "seats": seats, "delay_ms": 0, "seed": 7})).await;
+        let id = g["id"].as_str().unwrap().to_string();
+        let end = wait_over(&s, &id, 120).await;
+        assert!(
+            end["winner"].is_string() || end["outcome"] == "dead",
+            "{end}"
+        );
+        // The record replays and the replay frames end where the game ended.
+        let (st, text) = raw(&s, "GET", &format!("/api/games/{id}/record"), None).await;
+        assert_eq!(st, 200);
+        assert!(text.contains(&format!("[Rules \"{preset}\"]")), "{text}");
+        let r = get(&s, &format!("/api/games/{id}/replay")).await;
+        let frames = r["frames"].as_array().unwrap();
+        assert_eq!(frames.last().unwrap()["position"], end["position"]);
+    }
+    let list = get(&s, "/api/games").await;
+    assert_eq!(list["games"].as_array().unwrap().len(), 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_steps_through_whole_games() {
+    let s = start(&temp_db("person")).await;
+    for preset in ["chaupar", "chausar", "classic"] {
+        let seats = json!({"yellow": {"kind": "person"}, "red": {"kind": "computer", "level": 1},
+            "black": {"kind": "person"}, "green": {"kind": "computer", "level": 1}});
+        let g = post(
+            &s,
+            "/api/games",
+            &json!({"preset": preset, "seats": seats, "delay_ms": 0, "seed": 11}),
+        )
+        .await;
+        let id = g["id"].as_str().unwrap().to_string();
+        let end = play_person(&s, &id, 20_000).await;
+        assert!(
+            end["winner"].is_string() || end["outcome"] == "dead",
+            "{end}"
+        );
+        assert!(!end["moves"].as_array().unwrap().is_empty());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_requests_get_4xx_and_change_nothing() {
+    let s = start(&temp_db("wrong")).await;
+    // Malformed JSON, unknown preset, bad option, bad players, bad seats.
+    let (st, v) = req(&s, "POST", "/api/games", Some("{not json")).await;
+    assert_eq!(st, 400, "{v}");
+    assert!(v["error"].is_string());
+    for body in [
+        json!({"preset": "ludo"}),
+        json!({"preset": "chaupar", "options": {"tohd": "sometimes"}}),
+        json!({"preset": "chaupar", "players": 3}),
+        json!({"preset": "chausar", "players": 2, "seats": {"red": {"kind": "person"}}}),
+        json!({"preset": "chaupar", "seats": {"yellow": {"kind": "computer", "level": 9}}}),
+    ] {
+        let (st, v) = req(&s, "POST", "/api/games", Some(&body.to_string())).await;
+        assert_eq!(st, 422, "{body}: {v}");
+        assert!(v["error"].is_string());
+    }
+    let (st, v) = req(
+        &s,
+        "POST",
+        "/api/games",
+        Some(r#"{"preset":"chaupar","colour":"x"}"#),
+    )
+    .await;
+    assert_eq!(st, 400, "{v}");
+    assert_eq!(
+        get(&s, "/api/games").await["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+
+    // Unknown game.
+    let (st, v) = req(&s, "GET", "/api/games/nope", None).await;
+    assert_eq!(st, 404, "{v}");
+    let (st, _) = req(
+        &s,
+        "POST",
+        "/api/games/nope/throw",
+        Some(r#"{"seat":"yellow"}"#),
+    )
+    .await;
+    assert_eq!(st, 404);
+
+    // A game of persons.
+    let g = post(
+        &s,
+        "/api/games",
+        &json!({"preset": "chaupar", "seed": 3, "delay_ms": 0}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let url = format!("/api/games/{id}");
+    let mover = g["to_move"].as_str().unwrap().to_string();
+    let other = ["yellow", "red", "black", "green"]
+        .into_iter()
+        .find(|c| *c != mover)
+        .unwrap();
+    // Wrong seat.
+    let (st, v) = req(
+        &s,
+        "POST",
+        &format!("{url}/throw"),
+        Some(&json!({"seat": other}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 409, "{v}");
+    let (st, _) = req(
+        &s,
+        "POST",
+        &format!("{url}/throw"),
+        Some(r#"{"seat":"purple"}"#),
+    )
+    .await;
+    assert_eq!(st, 400);
+    // Step before throw, end before throw.
+    let step = json!({"colour": mover, "from": 6, "to": 7, "pieces": 1, "by": 1, "dice": 1});
+    let (st, _) = req(
+        &s,
+        "POST",
+        &format!("{url}/step"),
+        Some(&json!({"seat": mover, "step": step}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 409);
+    let before = get(&s, &url).await;
+    let g = post(&s, &format!("{url}/throw"), &json!({"seat": mover})).await;
+    assert_ne!(g["version"], before["version"]);
+    // Throwing twice.
+    let (st, _) = req(
+        &s,
+        "POST",
+        &format!("{url}/throw"),
+        Some(&json!({"seat": mover}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 409);
+    let before = get(&s, &url).await;
+    // An illegal step: says why in words.
+    let bad = json!({"colour": mover, "from": 50, "to": 99, "pieces": 1, "by": 49, "dice": 1});
+    let (st, v) = req(
+        &s,
+        "POST",
+        &format!("{url}/step"),
+        Some(&json!({"seat": mover, "step": bad}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 422, "{v}");
+    assert!(v["error"].as_str().unwrap().len() > 5);
+    let (st, v) = req(
+        &s,
+        "POST",
+        &format!("{url}/check"),
+        Some(&json!({"seat": mover, "step": bad}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 200);
+    assert_eq!(v["allowed"], false);
+    // Malformed step.
+    let (st, _) = req(
+        &s,
+        "POST",
+        &format!("{url}/step"),
+        Some(&json!({"seat": mover, "step": {"colour": mover}}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 400);
+    let (st, _) = req(
+        &s,
+        "POST",
+        &format!("{url}/undo"),
+        Some(&json!({"seat": mover}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 409, "nothing to undo");
+    assert_eq!(
+        get(&s, &url).await,
+        before,
+        "wrong requests changed the game"
+    );
+    // A legal step, undo, step again.
+    let legal = before["turn"]["legal"][0].clone();
+    if !legal.is_null() {
+        let a = post(
+            &s,
+            &format!("{url}/step"),
+            &json!({"seat": mover, "step": legal}),
+        )
+        .await;
+        assert_eq!(a["turn"]["steps"].as_array().unwrap().len(), 1);
+        let b = post(&s, &format!("{url}/undo"), &json!({"seat": mover})).await;
+        assert_eq!(b["turn"]["steps"].as_array().unwrap().len(), 0);
+        assert_eq!(b["position"], before["position"]);
+    }
+    // A computer's seat cannot be played by hand.
+    let g = post(&s, "/api/games", &json!({"preset": "chausar", "players": 2, "seed": 5, "delay_ms": 60000,
+        "seats": {"yellow": {"kind": "computer", "level": 1}, "black": {"kind": "computer", "level": 1}}})).await;
+    let cid = g["id"].as_str().unwrap();
+    let mover = g["to_move"].as_str().unwrap();
+    let (st, v) = req(
+        &s,
+        "POST",
+        &format!("/api/games/{cid}/throw"),
+        Some(&json!({"seat": mover}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 403, "{v}");
+    // Import: a bad record is refused, a good one makes a game.
+    let (st, v) = req(
+        &s,
+        "POST",
+        "/api/import",
+        Some(&json!({"record": "[Rules \"nope\"]\n"}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 422, "{v}");
+    let (_, text) = raw(&s, "GET", &format!("{url}/record"), None).await;
+    let imported = post(&s, "/api/import", &json!({"record": text})).await;
+    assert_eq!(imported["moves"], before["moves"]);
+    // Static facts.
+    let board = get(&s, "/api/board").await;
+    assert_eq!(board["squares"].as_array().unwrap().len(), 96);
+    assert_eq!(board["castles"].as_array().unwrap().len(), 12);
+    let meta = get(&s, "/api/meta").await;
+    assert_eq!(meta["presets"].as_array().unwrap().len(), 3);
+    let rules = get(&s, "/api/rules").await;
+    assert!(rules["html"].as_str().unwrap().contains("<h1"));
+    let (st, html) = raw(&s, "GET", "/", None).await;
+    assert_eq!(st, 200);
+    assert!(html.contains("<html") || html.contains("<!doctype"));
+}

@@ -1,0 +1,138 @@
+//! A tiny HTTP client and server starter for the API tests.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+pub struct Server {
+    pub addr: std::net::SocketAddr,
+    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+pub async fn start(db: &str) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let db = db.to_string();
+    let task = tokio::spawn(async move {
+        chaupar_server::serve(listener, &db, chaupar_server::Options { delay_ms: 0 }).await
+    });
+    Server { addr, task }
+}
+
+pub fn temp_db(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("chaupar-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("games.db");
+    let _ = std::fs::remove_file(&p);
+    p.to_string_lossy().into_owned()
+}
+
+/// Sends a request; returns the status and the body (JSON if it is JSON).
+pub async fn req(s: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    let (status, text) = raw(s, method, path, body).await;
+    let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, v)
+}
+
+pub async fn raw(s: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(s.addr).await.unwrap();
+    let body = body.unwrap_or("");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        s.addr,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    stream.read_to_end(&mut buf).await.unwrap();
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((len, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+pub async fn get(s: &Server, path: &str) -> Value {
+    let (st, v) = req(s, "GET", path, None).await;
+    assert_eq!(st, 200, "GET {path}: {v}");
+    v
+}
+
+pub async fn post(s: &Server, path: &str, body: &Value) -> Value {
+    let (st, v) = req(s, "POST", path, Some(&body.to_string())).await;
+    assert_eq!(st, 200, "POST {path} {body}: {v}");
+    v
+}
+
+/// Waits until the game is over (computer seats) and returns its state.
+pub async fn wait_over(s: &Server, id: &str, secs: u64) -> Value {
+    let t0 = std::time::Instant::now();
+    loop {
+        let g = get(s, &format!("/api/games/{id}")).await;
+        if g["outcome"] != "playing" {
+            return g;
+        }
+        assert!(
+            t0.elapsed().as_secs() < secs,
+            "game {id} not over after {secs} s: {g}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Plays person turns by taking the first legal step each time; waits for computers.
+pub async fn play_person(s: &Server, id: &str, max_actions: usize) -> Value {
+    for _ in 0..max_actions {
+        let g = get(s, &format!("/api/games/{id}")).await;
+        if g["outcome"] != "playing" {
+            return g;
+        }
+        if g["to_move_kind"] == "computer" {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            continue;
+        }
+        let seat = g["to_move"].as_str().unwrap().to_string();
+        let url = format!("/api/games/{id}");
+        if g["turn"].is_null() {
+            post(
+                s,
+                &format!("{url}/throw"),
+                &serde_json::json!({"seat": seat}),
+            )
+            .await;
+        } else if let Some(step) = g["turn"]["legal"].as_array().and_then(|l| l.first()) {
+            post(
+                s,
+                &format!("{url}/step"),
+                &serde_json::json!({"seat": seat, "step": step}),
+            )
+            .await;
+        } else {
+            assert_eq!(g["turn"]["can_end"], true, "{g}");
+            post(s, &format!("{url}/end"), &serde_json::json!({"seat": seat})).await;
+        }
+    }
+    panic!("game {id} not over after {max_actions} actions");
+}

@@ -1,0 +1,58 @@
+//! A half-played game survives a restart of the server on the same database,
+//! including a half-built turn.
+mod common;
+
+use common::*;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_continues_after_a_restart() {
+    let db = temp_db("restart");
+    let s = start(&db).await;
+    let g = post(
+        &s,
+        "/api/games",
+        &json!({"preset": "chaupar", "seed": 21, "delay_ms": 0}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let url = format!("/api/games/{id}");
+    // Play some whole turns and then half a turn, all by hand.
+    let mut half = None;
+    for _ in 0..400 {
+        let g = get(&s, &url).await;
+        let seat = g["to_move"].as_str().unwrap().to_string();
+        if g["moves"].as_array().unwrap().len() >= 6
+            && !g["turn"].is_null()
+            && !g["turn"]["steps"].as_array().unwrap().is_empty()
+            && !g["turn"]["can_end"].as_bool().unwrap()
+        {
+            half = Some(g);
+            break;
+        }
+        if g["turn"].is_null() {
+            post(&s, &format!("{url}/throw"), &json!({"seat": seat})).await;
+        } else if let Some(step) = g["turn"]["legal"].as_array().and_then(|l| l.first()) {
+            post(
+                &s,
+                &format!("{url}/step"),
+                &json!({"seat": seat, "step": step}),
+            )
+            .await;
+        } else {
+            post(&s, &format!("{url}/end"), &json!({"seat": seat})).await;
+        }
+    }
+    let half = half.expect("a half-built turn");
+    s.task.abort();
+    let _ = s.task.await;
+
+    let s2 = start(&db).await;
+    let again = get(&s2, &url).await;
+    for k in ["position", "turn", "moves", "to_move", "seats"] {
+        assert_eq!(again[k], half[k], "{k} differs after the restart");
+    }
+    // And the game goes on to its end.
+    let end = play_person(&s2, &id, 20_000).await;
+    assert!(end["winner"].is_string() || end["outcome"] == "dead");
+}

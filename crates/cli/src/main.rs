@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod ai_cmds;
 mod draw;
 
 use chaupar_core::rules::OPTIONS;
@@ -54,6 +55,14 @@ enum Command {
         #[arg(long)]
         boards: bool,
     },
+    /// Rank every play for a position and a throw by estimated win chance.
+    Hint(ai_cmds::HintArgs),
+    /// Review a recorded game: each play's loss, error rates, luck.
+    Review(ai_cmds::ReviewArgs),
+    /// Play many games between two bots and print the results.
+    Sim(ai_cmds::SimArgs),
+    /// Learn evaluation weights by self-play (TD(lambda)).
+    Train(ai_cmds::TrainArgs),
 }
 
 fn read_source(arg: &str) -> Result<String, String> {
@@ -219,6 +228,10 @@ fn run(cli: Cli) -> Result<(), String> {
             json,
         } => moves_cmd(&position, &throw, json),
         Command::Replay { file, boards } => replay_cmd(&file, boards),
+        Command::Hint(a) => ai_cmds::hint(a),
+        Command::Review(a) => ai_cmds::review(a),
+        Command::Sim(a) => ai_cmds::sim(a),
+        Command::Train(a) => ai_cmds::train_cmd(a),
     }
 }
 

@@ -1,0 +1,296 @@
+//! The computer-player commands: `hint`, `review`, `sim` and `train`.
+
+use std::io::{Read, Write};
+use std::time::Duration;
+
+use clap::Args;
+
+use chaupar_ai::search::SearchConfig;
+use chaupar_ai::sim::{simulate, SimConfig};
+use chaupar_ai::train::{train, TrainConfig};
+use chaupar_core::{json, notation, record, Position, Preset, Rules, Throw};
+
+/// Arguments of `chaupar hint`.
+#[derive(Args, Debug)]
+pub struct HintArgs {
+    /// A file holding the position (JSON or position text), or `-` for standard input.
+    #[arg(long)]
+    position: String,
+    /// The throw, three dice like 1,2,6.
+    #[arg(long)]
+    throw: String,
+    /// Print one JSON object: {"plays": [{"rank", "index", "notation", "win", "loss", ...}]}.
+    #[arg(long)]
+    json: bool,
+    /// Search budget in milliseconds.
+    #[arg(long, default_value_t = 250)]
+    budget: u64,
+}
+
+/// Arguments of `chaupar review`.
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// The record file, or `-` for standard input.
+    record: String,
+    /// Print one JSON object {"turns": [...], "sides": [...]}.
+    #[arg(long)]
+    json: bool,
+    /// Search budget per turn in milliseconds (0: static evaluation only, fast).
+    #[arg(long, default_value_t = 50)]
+    budget: u64,
+}
+
+/// Arguments of `chaupar sim`.
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// chaupar, chausar or classic (options as in position text: chaupar[tohd=home]).
+    #[arg(long, default_value = "chaupar")]
+    rules: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Bot of team a: random, greedy, uct, expert, level1..level5.
+    #[arg(long)]
+    team_a: String,
+    /// Bot of team b.
+    #[arg(long)]
+    team_b: String,
+    /// Seed of the run (each game's seed is derived from it and the game's index).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// 2 or 4 players (2-player chausar is Yellow against Black, each for himself).
+    #[arg(long, default_value_t = 4)]
+    players: u8,
+    /// Time budget per decision of the searching bots, in milliseconds.
+    #[arg(long, default_value_t = 250)]
+    budget: u64,
+    /// Turns after which a game is stopped undecided.
+    #[arg(long, default_value_t = 1000)]
+    max_turns: usize,
+}
+
+/// Arguments of `chaupar train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// chaupar, chausar or classic.
+    #[arg(long)]
+    rules: String,
+    /// Games of self-play.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to write the weights (JSON).
+    #[arg(long)]
+    out: String,
+    /// 2 or 4 players.
+    #[arg(long, default_value_t = 4)]
+    players: u8,
+    /// Step size.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// Trace decay lambda.
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f64,
+    /// Threads (default: all cores); the result does not depend on it.
+    #[arg(long, default_value_t = 0)]
+    jobs: usize,
+}
+
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
+        std::process::exit(0);
+    }
+}
+
+fn read_source(arg: &str) -> Result<String, String> {
+    if arg == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))
+    }
+}
+
+fn parse_position(text: &str) -> Result<Position, String> {
+    let t = text.trim();
+    if t.starts_with('{') {
+        json::parse_position(t).map_err(|e| e.to_string())
+    } else if let Ok(p) = t.parse::<Preset>() {
+        Position::new(Rules::preset(p), 4).map_err(|e| e.to_string())
+    } else {
+        notation::parse_position(t).map_err(|e| e.to_string())
+    }
+}
+
+fn config(budget_ms: u64) -> SearchConfig {
+    if budget_ms == 0 {
+        SearchConfig {
+            candidates: 0,
+            ..SearchConfig::default()
+        }
+    } else {
+        SearchConfig {
+            budget: Duration::from_millis(budget_ms),
+            max_nodes: usize::MAX,
+            ..SearchConfig::default()
+        }
+    }
+}
+
+/// `chaupar hint`: ranks every play.
+pub fn hint(a: HintArgs) -> Result<(), String> {
+    let pos = parse_position(&read_source(&a.position)?)?;
+    let throw: Throw = a
+        .throw
+        .parse()
+        .map_err(|e: chaupar_core::dice::ThrowError| e.to_string())?;
+    let throw = Throw::new(throw.0, pos.rules().faces).map_err(|e| e.to_string())?;
+    let plays = chaupar_core::legal_plays(&pos, throw).map_err(|e| e.to_string())?;
+    let ranked = chaupar_ai::rank_plays(&pos, plays, &config(a.budget));
+    if a.json {
+        let list: Vec<serde_json::Value> = ranked
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let mut v = json::play_value(&pos, throw, &r.play);
+                if let Some(m) = v.as_object_mut() {
+                    m.insert("rank".into(), (k + 1).into());
+                    m.insert("index".into(), r.index.into());
+                    m.insert("win".into(), r.win.into());
+                    m.insert("loss".into(), r.loss.into());
+                }
+                v
+            })
+            .collect();
+        emit(&format!("{}\n", serde_json::json!({ "plays": list })));
+    } else {
+        emit(&format!(
+            "{} distinct plays for {} throwing {throw}, best first (win = estimated chance the mover's side wins)\n",
+            ranked.len(),
+            pos.to_move().map(|c| c.title()).unwrap_or("-")
+        ));
+        emit(&format!(
+            "{:>4} {:<36} {:>7} {:>7}\n",
+            "rank", "play", "win%", "loss"
+        ));
+        for (k, r) in ranked.iter().enumerate() {
+            emit(&format!(
+                "{:>4} {:<36} {:>7.2} {:>7.4}\n",
+                k + 1,
+                notation::play_text(&pos, throw, &r.play.steps),
+                100.0 * r.win,
+                r.loss
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `chaupar review`: losses, error rates and luck of a recorded game.
+pub fn review(a: ReviewArgs) -> Result<(), String> {
+    let text = read_source(&a.record)?;
+    let game = record::replay(&text).map_err(|e| e.to_string())?;
+    let rev = chaupar_ai::review::review(&game, &config(a.budget));
+    if a.json {
+        let v = serde_json::to_value(&rev).map_err(|e| e.to_string())?;
+        let mut v = v;
+        if let Some(m) = v.as_object_mut() {
+            m.insert(
+                "thresholds".into(),
+                serde_json::json!({
+                    "doubtful": chaupar_ai::review::DOUBTFUL,
+                    "bad": chaupar_ai::review::BAD,
+                    "very_bad": chaupar_ai::review::VERY_BAD
+                }),
+            );
+        }
+        emit(&format!("{v}\n"));
+    } else {
+        emit(&rev.text());
+    }
+    Ok(())
+}
+
+/// `chaupar sim`: games between two bots.
+pub fn sim(a: SimArgs) -> Result<(), String> {
+    let rules = Rules::parse_compact(&a.rules).map_err(|e| e.to_string())?;
+    if a.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    chaupar_ai::bot_by_name(&a.team_a, 0)?;
+    chaupar_ai::bot_by_name(&a.team_b, 0)?;
+    let cfg = SimConfig {
+        rules,
+        players: a.players,
+        games: a.games,
+        team_a: a.team_a,
+        team_b: a.team_b,
+        seed: a.seed,
+        jobs: a.jobs,
+        budget: Duration::from_millis(a.budget.max(1)),
+        max_turns: a.max_turns.max(1),
+        progress: true,
+    };
+    let s = simulate(&cfg)?;
+    if a.json {
+        emit(&format!("{}\n", s.json()));
+    } else {
+        emit(&s.table());
+    }
+    Ok(())
+}
+
+/// `chaupar train`: learns evaluation weights by self-play and writes them.
+pub fn train_cmd(a: TrainArgs) -> Result<(), String> {
+    let rules = Rules::parse_compact(&a.rules).map_err(|e| e.to_string())?;
+    if !(0.0..=1.0).contains(&a.lambda) || a.alpha <= 0.0 {
+        return Err("--lambda must be in 0..1 and --alpha positive".into());
+    }
+    Position::new(rules, a.players).map_err(|e| e.to_string())?;
+    let cfg = TrainConfig {
+        rules,
+        players: a.players,
+        games: a.games,
+        seed: a.seed,
+        alpha: a.alpha,
+        lambda: a.lambda,
+        epsilon: 0.0,
+        batch: 16,
+        max_turns: 1000,
+    };
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if a.jobs > 0 {
+        builder = builder.num_threads(a.jobs);
+    }
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(a.games as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let mut w = pool.install(|| train(&cfg, |done| bar.set_position(done as u64)));
+    bar.finish_and_clear();
+    w.command = format!(
+        "chaupar train --rules {} --games {} --seed {} --players {} --alpha {} --lambda {} --out {}",
+        a.rules, a.games, a.seed, a.players, a.alpha, a.lambda, a.out
+    );
+    std::fs::write(&a.out, w.to_json() + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", a.out))?;
+    emit(&format!("{}\n", w.to_json()));
+    Ok(())
+}

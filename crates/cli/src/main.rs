@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod ai_cmds;
 mod draw;
+mod serve_cmd;
 
 use chaupar_core::rules::OPTIONS;
 use chaupar_core::{json, notation, record, Position, Preset, Rules, Throw};
@@ -63,6 +64,8 @@ enum Command {
     Sim(ai_cmds::SimArgs),
     /// Learn evaluation weights by self-play (TD(lambda)).
     Train(ai_cmds::TrainArgs),
+    /// Serve the web board and its JSON API (play in the browser).
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn read_source(arg: &str) -> Result<String, String> {
@@ -232,6 +235,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Review(a) => ai_cmds::review(a),
         Command::Sim(a) => ai_cmds::sim(a),
         Command::Train(a) => ai_cmds::train_cmd(a),
+        Command::Serve(a) => serve_cmd::serve(a),
     }
 }
 

@@ -205,6 +205,13 @@ impl PositionJson {
             extra_throw: self.extra_throw,
         };
         let pos = setup.into_position().map_err(JsonError::Setup)?;
+        if self.dead != (pos.outcome() == Outcome::Dead) {
+            return Err(JsonError::Syntax(if self.dead {
+                "dead is true, but some colour can still move".into()
+            } else {
+                "the position is dead (no colour can ever move), so dead must be true".into()
+            }));
+        }
         if let Some(w) = &self.winner {
             if pos.winner().map(|x| x.name()) != Some(w.as_str()) {
                 return Err(JsonError::Syntax(format!(

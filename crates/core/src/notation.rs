@@ -307,6 +307,7 @@ pub fn parse_step(pos: &Position, text: &str) -> Result<Step, NotationError> {
 pub fn parse_play(pos: &Position, throw: Throw, text: &str) -> Result<Play, NotationError> {
     let mut turn = Turn::new(pos, throw).map_err(NotationError::Play)?;
     let text = text.trim();
+    let mut words = Vec::new();
     if text != "-" {
         for (i, word) in text.split_whitespace().enumerate() {
             let step = parse_step(pos, word)?;
@@ -315,6 +316,27 @@ pub fn parse_play(pos: &Position, throw: Throw, text: &str) -> Result<Play, Nota
                 text: word.to_string(),
                 why,
             })?;
+            words.push(word);
+        }
+    }
+    // The capture mark must tell the truth.
+    let steps = turn.steps();
+    for (i, (word, captured)) in words
+        .iter()
+        .zip(capture_marks(pos, throw, &steps))
+        .enumerate()
+    {
+        let marked = word.contains('x');
+        if marked != captured {
+            return Err(syntax(format!(
+                "step {} ({word}) {}",
+                i + 1,
+                if marked {
+                    "is marked x but captures nothing (write -)"
+                } else {
+                    "captures, so it is written with x"
+                }
+            )));
         }
     }
     turn.finish().map_err(|why| NotationError::Illegal {

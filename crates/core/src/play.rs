@@ -504,7 +504,7 @@ fn check_move(
 }
 
 /// Calls `f` with every step the node allows (before the maximum-use rule).
-fn for_each_step(node: &Node, mut f: impl FnMut(Step)) {
+pub(crate) fn for_each_step(node: &Node, mut f: impl FnMut(Step)) {
     if !node.left() {
         return;
     }
@@ -716,13 +716,21 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
         return false;
     }
     let faces = pos.rules.faces.values();
-    let mut dists: Vec<(u8, u8)> = Vec::with_capacity(24);
+    let mut dists = [(0u8, 0u8); 24];
+    let mut nd = 0;
     if pos.rules.throw == ThrowUse::Total {
-        dists.extend((1..=3 * faces[3]).map(|d| (d, 0)));
+        for d in 1..=3 * faces[3] {
+            dists[nd] = (d, 0);
+            nd += 1;
+        }
     } else {
-        dists.extend(faces.iter().map(|f| (*f, 1)));
-        dists.extend(faces.iter().map(|f| (2 * f, 2)));
+        for f in faces {
+            dists[nd] = (f, 1);
+            dists[nd + 1] = (2 * f, 2);
+            nd += 2;
+        }
     }
+    let dists = &dists[..nd];
     let node = Node {
         pos: *pos,
         dice: [0; 3],
@@ -739,7 +747,7 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
         if any {
             return;
         }
-        for &(d, k) in &dists {
+        for &(d, k) in dists {
             if (k == 2) != u.group_pair {
                 continue;
             }

@@ -71,7 +71,7 @@ pub(crate) const FRESH: u8 = 0x80;
 pub(crate) const MAX_AGE: u8 = 99;
 
 /// A position of the game. See the module documentation.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     pub(crate) rules: Rules,
     pub(crate) players: u8,
@@ -88,6 +88,38 @@ pub struct Position {
     pub(crate) to_move: Option<Colour>,
     pub(crate) extra_throw: bool,
     pub(crate) outcome: Outcome,
+}
+
+impl core::hash::Hash for Position {
+    /// Hashes what changes during a game in a few words; the rules and seats are
+    /// compared by `Eq` but left out of the hash, as they rarely differ.
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write_u128(u128::from_le_bytes(bytemuck_pieces(&self.pieces)));
+        let mut blocks = [0u8; 16];
+        for c in 0..4 {
+            blocks[c * 2] = self.blocks[c][0];
+            blocks[c * 2 + 1] = self.blocks[c][1];
+            blocks[8 + c * 2] = self.ages[c][0];
+            blocks[8 + c * 2 + 1] = self.ages[c][1];
+        }
+        let tail = (self.captured.0 as u64)
+            | (self.to_move.map_or(7, |c| c as u64) << 8)
+            | ((self.extra_throw as u64) << 16)
+            | (match self.outcome {
+                Outcome::Ongoing => 0,
+                Outcome::Dead => 1,
+                Outcome::Won(_) => 2,
+            } << 24);
+        state.write_u128(u128::from_le_bytes(blocks) ^ ((tail as u128) << 64));
+    }
+}
+
+fn bytemuck_pieces(p: &[[u8; 4]; 4]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for c in 0..4 {
+        out[c * 4..c * 4 + 4].copy_from_slice(&p[c]);
+    }
+    out
 }
 
 impl fmt::Debug for Position {
@@ -319,9 +351,13 @@ impl Setup {
                 )))
             }
             (Outcome::Ongoing, None) => {
-                return Err(SetupError::ToMove(
-                    "nobody is to move, but the game is not over".into(),
-                ))
+                if pos.is_dead() {
+                    pos.outcome = Outcome::Dead;
+                } else {
+                    return Err(SetupError::ToMove(
+                        "nobody is to move, but the game is not over".into(),
+                    ));
+                }
             }
             (_, Some(c)) if !present.has(c) => {
                 return Err(SetupError::ToMove(format!(
@@ -552,6 +588,11 @@ impl Position {
 
     /// Whether no colour can ever move again.
     pub(crate) fn is_dead(&self) -> bool {
+        if let Some(c) = self.to_move {
+            if crate::play::can_ever_move(self, c) {
+                return false;
+            }
+        }
         !self
             .present
             .iter()

@@ -1,0 +1,41 @@
+//! Plays random games (uniform among distinct plays) and prints games per second:
+//! `cargo run --release -p chaupar-core --example random_games -- chaupar 200`.
+
+use chaupar_core::dice::Dice;
+use chaupar_core::{Generator, Position, Preset, Rules};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let preset: Preset = args
+        .get(1)
+        .map(|s| s.as_str())
+        .unwrap_or("chaupar")
+        .parse()
+        .expect("preset");
+    let games: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let rules = Rules::preset(preset);
+    let mut g = Generator::new();
+    let mut dice = Dice::from_seed(1);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+    let start = std::time::Instant::now();
+    let mut turns = 0u64;
+    let mut plays = 0u64;
+    for _ in 0..games {
+        let mut pos = Position::new(rules, 4).expect("start");
+        while pos.to_move().is_some() {
+            let n = g.generate(&pos, dice.throw(rules.faces)).expect("plays");
+            plays += n as u64;
+            pos = *g.position(rng.next_u32() as usize % n);
+            turns += 1;
+        }
+    }
+    let s = start.elapsed().as_secs_f64();
+    println!(
+        "{preset}: {games} games in {s:.2} s = {:.0} games/s; {:.1} turns/game, {:.1} plays/turn, {:.2} µs/turn",
+        games as f64 / s,
+        turns as f64 / games as f64,
+        plays as f64 / turns as f64,
+        s * 1e6 / turns as f64
+    );
+}

@@ -1,0 +1,96 @@
+//! A fast playout policy for search: each turn throws the dice and takes one random
+//! legal step at a time until no step is left, without listing whole plays.
+//!
+//! Every step is legal on its own, and a turn only ends when nothing more can move,
+//! so the throw is used as far as this order of steps allows. Unlike
+//! [`crate::legal_plays`] it does not compare orders: in rare positions a playout
+//! turn uses less of the throw than the best order would, and it never declines a
+//! finished partner's throw. It is meant for Monte Carlo playouts, not for play.
+//!
+//! ```
+//! use chaupar_core::{playout, Position, Preset, Rules};
+//! use rand_chacha::rand_core::SeedableRng;
+//! let start = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+//! let end = playout::random_playout(&start, &mut rng, 5000);
+//! assert!(end.position.winner().is_some() || end.turns == 5000);
+//! ```
+
+use rand_core::RngCore;
+
+use crate::dice::Throw;
+use crate::play::{apply, finish, for_each_step, Node};
+use crate::position::{Outcome, Position};
+use crate::step::Step;
+
+/// The end of a playout.
+#[derive(Clone, Copy, Debug)]
+pub struct Playout {
+    /// The last position reached.
+    pub position: Position,
+    /// Turns played.
+    pub turns: u32,
+}
+
+/// Throws three dice of the position's faces from `rng`.
+pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
+    let v = pos.rules().faces.values();
+    let r = rng.next_u32();
+    Throw([
+        v[(r & 3) as usize],
+        v[((r >> 2) & 3) as usize],
+        v[((r >> 4) & 3) as usize],
+    ])
+}
+
+/// Plays one turn of `pos` with `throw` by random steps; the position after it.
+pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Position {
+    let Ok(mut node) = Node::start(pos, throw) else {
+        return *pos;
+    };
+    let mut buf = [None::<Step>; 96];
+    let mut moved = false;
+    loop {
+        let mut n = 0usize;
+        let mut seen = 0u32;
+        // Reservoir sampling keeps a uniform choice without storing every step.
+        for_each_step(&node, |s| {
+            seen += 1;
+            if n < buf.len() {
+                buf[n] = Some(s);
+                n += 1;
+            } else if rng.next_u32() % seen < buf.len() as u32 {
+                buf[(rng.next_u32() as usize) % buf.len()] = Some(s);
+            }
+        });
+        if n == 0 {
+            break;
+        }
+        let pick = (rng.next_u32() as usize) % n;
+        if let Some(s) = buf[pick] {
+            node = apply(&node, &s);
+            moved = true;
+        }
+    }
+    let mut after = finish(&node);
+    if !moved && after.outcome == Outcome::Ongoing && after.is_dead() {
+        after.outcome = Outcome::Dead;
+        after.to_move = None;
+    }
+    after
+}
+
+/// Plays random turns from `start` until the game ends or `max_turns` are played.
+pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
+    let mut pos = *start;
+    let mut turns = 0;
+    while pos.to_move().is_some() && turns < max_turns {
+        let t = throw(&pos, rng);
+        pos = random_turn(&pos, t, rng);
+        turns += 1;
+    }
+    Playout {
+        position: pos,
+        turns,
+    }
+}

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chaupar_core::{Play, Position, Throw};
@@ -108,6 +109,7 @@ pub struct GreedyBot {
     rng: Rng,
     noise: f64,
     name: String,
+    weights: Option<Arc<Weights>>,
 }
 
 impl GreedyBot {
@@ -122,6 +124,7 @@ impl GreedyBot {
             rng: Rng::new(seed),
             noise,
             name: name.into(),
+            weights: None,
         }
     }
 }
@@ -133,7 +136,10 @@ impl Bot for GreedyBot {
     fn choose(&mut self, pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
         let Some(m) = pos.to_move() else { return 0 };
         let side = Side::of(pos, m);
-        let weights = Weights::embedded(pos.rules().preset);
+        let weights = match &self.weights {
+            Some(w) => w,
+            None => Weights::embedded(pos.rules().preset),
+        };
         let mut best = 0;
         let mut best_v = f64::NEG_INFINITY;
         for (i, p) in plays.iter().enumerate() {
@@ -156,6 +162,7 @@ pub struct ExpertBot {
     rng: Rng,
     noise: f64,
     name: String,
+    weights: Option<Arc<Weights>>,
 }
 
 impl ExpertBot {
@@ -171,6 +178,7 @@ impl ExpertBot {
             rng: Rng::new(seed),
             noise,
             name: name.into(),
+            weights: None,
         }
     }
 
@@ -188,7 +196,10 @@ impl Bot for ExpertBot {
         if plays.len() <= 1 {
             return 0;
         }
-        let weights = Weights::embedded(pos.rules().preset);
+        let weights = match &self.weights {
+            Some(w) => w,
+            None => Weights::embedded(pos.rules().preset),
+        };
         if self.noise > 0.0 {
             let sd = self.noise;
             let rng = &mut self.rng;
@@ -221,7 +232,28 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
 
 /// A bot by name with a time budget per decision for the searching bots
 /// (`expert`, `uct`, levels 4 and 5).
+///
+/// For experiments, `greedy@FILE` and `expert@FILE` use the weights in FILE
+/// instead of the embedded ones.
 pub fn bot_with_budget(name: &str, seed: u64, budget: Duration) -> Result<Box<dyn Bot>, String> {
+    if let Some((base, file)) = name.split_once('@') {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let w = Arc::new(Weights::from_json(&text)?);
+        return Ok(match base {
+            "greedy" => {
+                let mut b = GreedyBot::with_noise(seed, 0.0, name);
+                b.weights = Some(w);
+                Box::new(b)
+            }
+            "expert" => {
+                let mut b = ExpertBot::with_config(seed, SearchConfig::default(), 0.0, name);
+                b.set_budget(budget);
+                b.weights = Some(w);
+                Box::new(b)
+            }
+            _ => return Err(format!("only greedy@FILE and expert@FILE take a weights file, not {base:?}")),
+        });
+    }
     let n = name.trim().to_ascii_lowercase();
     Ok(match n.as_str() {
         "uct" => Box::new(uct::UctBot::with_budget(seed, budget)),

@@ -223,8 +223,8 @@ pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<GameResult, String> {
 
 /// Runs the simulation.
 pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
-    crate::bot_by_name(&cfg.team_a, 0)?;
-    crate::bot_by_name(&cfg.team_b, 0)?;
+    bot_with_budget(&cfg.team_a, 0, cfg.budget)?;
+    bot_with_budget(&cfg.team_b, 0, cfg.budget)?;
     let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
     if sides(&start).len() != 2 {
         return Err("the simulator needs two sides: 4 players, or 2 players".into());

@@ -50,6 +50,7 @@ struct Entry {
     core: Core,
     bots: HashMap<Colour, Box<dyn bots::Bot>>,
     driving: bool,
+    deleted: bool,
 }
 
 type Slot = Arc<Mutex<Entry>>;
@@ -266,6 +267,7 @@ async fn slot(state: &Shared, id: &str) -> Result<Slot, ApiError> {
         core,
         bots: HashMap::new(),
         driving: false,
+        deleted: false,
     }));
     games.insert(id.to_string(), s.clone());
     Ok(s)
@@ -322,6 +324,7 @@ async fn store_new(state: &Shared, core: Core) -> ApiResult {
             core,
             bots: HashMap::new(),
             driving: false,
+            deleted: false,
         })),
     );
     tracing::info!(game = %id, "new game");
@@ -389,7 +392,8 @@ async fn api_game(State(state): State<Shared>, Path(id): Path<String>) -> ApiRes
 
 async fn api_delete(State(state): State<Shared>, Path(id): Path<String>) -> ApiResult {
     let s = slot(&state, &id).await?;
-    let _e = s.lock().await;
+    let mut e = s.lock().await;
+    e.deleted = true;
     db::delete(&state.db, &id).await?;
     state.games.lock().await.remove(&id);
     Ok(Json(json!({"deleted": id})))
@@ -625,8 +629,8 @@ fn kick(state: Shared, id: String) {
             e.driving = true;
         }
         let r = drive(&state, &s).await;
-        s.lock().await.driving = false;
         if let Err(e) = r {
+            s.lock().await.driving = false;
             tracing::error!(game = %id, "computer player stopped: {}", e.1);
         }
     });
@@ -634,14 +638,26 @@ fn kick(state: Shared, id: String) {
 
 async fn drive(state: &Shared, s: &Slot) -> Result<(), ApiError> {
     loop {
-        let delay = s.lock().await.core.delay_ms;
+        // Stop (clearing the flag under the same lock) when no computer is to move,
+        // so that a later kick always finds the flag clear.
+        let delay = {
+            let mut e = s.lock().await;
+            if e.deleted || !matches!(e.core.seat_to_move(), Some((_, Seat::Computer { .. }))) {
+                e.driving = false;
+                return Ok(());
+            }
+            e.core.delay_ms
+        };
         if delay > 0 {
             tokio::time::sleep(Duration::from_millis(delay)).await;
         }
         let mut e = s.lock().await;
         let Some((colour, Seat::Computer { level })) = e.core.seat_to_move() else {
-            return Ok(());
+            continue;
         };
+        if e.deleted {
+            continue;
+        }
         if e.core.turn.is_none() {
             let mut next = e.core.clone();
             next.throw().map_err(ApiError::conflict)?;
@@ -670,7 +686,7 @@ async fn drive(state: &Shared, s: &Slot) -> Result<(), ApiError> {
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         let mut e = s.lock().await;
         e.bots.insert(colour, bot);
-        if e.core.version != version {
+        if e.core.version != version || e.deleted {
             continue;
         }
         let mut next = e.core.clone();

@@ -43,7 +43,7 @@ impl Colour {
 
     /// The team of this colour in a team game.
     pub const fn team(self) -> Team {
-        if self as usize % 2 == 0 {
+        if self as usize & 1 == 0 {
             Team::YellowBlack
         } else {
             Team::RedGreen

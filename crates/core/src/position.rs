@@ -549,7 +549,7 @@ impl Position {
         for c in 0..4 {
             let b = &mut self.blocks[c];
             let a = &mut self.ages[c];
-            if (b[0] == 0 && b[1] != 0) || (b[0] != 0 && b[1] != 0 && b[0] > b[1]) {
+            if b[1] != 0 && (b[0] == 0 || b[0] > b[1]) {
                 b.swap(0, 1);
                 a.swap(0, 1);
             }

@@ -117,7 +117,7 @@ fn unused_chaupar_lost() {
         all[0].steps.iter().all(|s| s.colour == Colour::Black),
         "the lost point is not passed"
     );
-    assert!(matches!(why(&p, throw(1, 1, 1), "B82-84 Y10-11"), Some(_)));
+    assert!(why(&p, throw(1, 1, 1), "B82-84 Y10-11").is_some());
 }
 
 #[test]

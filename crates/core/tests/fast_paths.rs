@@ -1,0 +1,71 @@
+//! The fast listing of split-total plays gives exactly the plays of the plain
+//! search over every order of steps, under every option it covers.
+
+use std::collections::HashSet;
+
+use chaupar_core::dice::distinct_throws;
+use chaupar_core::{Game, Generator, Position, Preset, Rules};
+use proptest::prelude::*;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+fn rules_strategy() -> impl Strategy<Value = Rules> {
+    (
+        prop_oneof![Just("circle"), Just("home"), Just("off")],
+        prop_oneof![Just("none"), Just("castles")],
+        prop_oneof![Just("size"), Just("all")],
+        prop_oneof![Just("finish"), Just("column"), Just("off")],
+        prop_oneof![Just("skip"), Just("partner-may"), Just("partner-must")],
+        prop_oneof![Just("never"), Just("capture")],
+        prop_oneof![Just("posts"), Just("charkoni")],
+        prop_oneof![Just("1256"), Just("1346")],
+    )
+        .prop_map(
+            |(tohd, safe, capture, order, finished, extra, start, faces)| {
+                Rules::preset(Preset::Chaupar)
+                    .with_options([
+                        ("tohd", tohd),
+                        ("safe", safe),
+                        ("capture", capture),
+                        ("order", order),
+                        ("finished", finished),
+                        ("extra_throw", extra),
+                        ("start", start),
+                        ("faces", faces),
+                    ])
+                    .unwrap()
+            },
+        )
+}
+
+fn positions(p: &Generator, n: usize) -> HashSet<Position> {
+    (0..n).map(|i| *p.position(i)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn split_total_fast_path_equals_plain_search(rules in rules_strategy(), seed in any::<u64>(), turns in 0usize..250) {
+        let mut game = Game::new(rules, 4, seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut fast = Generator::new();
+        let mut plain = Generator::new();
+        for _ in 0..turns {
+            if game.position().to_move().is_none() {
+                break;
+            }
+            let t = game.throw().unwrap();
+            let n = fast.generate(game.position(), t).unwrap();
+            game.play(fast.steps(rng.next_u32() as usize % n)).unwrap();
+        }
+        let pos = *game.position();
+        if pos.to_move().is_none() {
+            return Ok(());
+        }
+        for (t, _) in distinct_throws(rules.faces).into_iter().step_by(3) {
+            let a = fast.generate(&pos, t).unwrap();
+            let b = plain.generate_reference(&pos, t).unwrap();
+            prop_assert_eq!(positions(&fast, a), positions(&plain, b), "{:?} {}", pos, t);
+        }
+    }
+}

@@ -719,6 +719,16 @@ async function rulesPage(main, presetName) {
     el('tbody', {}, META.options.map((o) => el('tr', {}, el('td', {}, el('code', {}, o.name)), el('td', {}, el('strong', {}, p.values[o.name])), el('td', {}, o.about))))));
   const doc = el('article', { class: 'doc' });
   doc.innerHTML = r.html; // rendered on the server from docs/rules.md, escaped there
+  doc.addEventListener('click', (ev) => {
+    // Links inside the document scroll to their heading, not to another page.
+    const a = ev.target.closest('a');
+    const href = a && a.getAttribute('href');
+    if (href && href.startsWith('#') && !href.startsWith('#/')) {
+      ev.preventDefault();
+      const target = doc.querySelector(`[id="${CSS.escape(href.slice(1))}"]`);
+      if (target) target.scrollIntoView({ behavior: 'smooth' });
+    }
+  });
   const mini = drawBoard(null, { game: { safe_castles: p.values.safe === 'castles' } });
   mini.classList.add('mini');
   main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs,

@@ -102,6 +102,12 @@ pub fn to_html(md: &str) -> String {
             i += 1;
             continue;
         }
+        if t.len() >= 3 && (t.chars().all(|c| c == '-') || t.chars().all(|c| c == '*')) {
+            flush(&mut para, &mut out);
+            out.push_str("<hr>\n");
+            i += 1;
+            continue;
+        }
         if let Some(h) = t.strip_prefix('#') {
             flush(&mut para, &mut out);
             let level = 1 + h.chars().take_while(|c| *c == '#').count();

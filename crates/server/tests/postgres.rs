@@ -35,8 +35,7 @@ async fn games_are_kept_in_postgres() {
         &json!({"seat": seat}),
     )
     .await;
-    s.task.abort();
-    let _ = s.task.await;
+    s.stop().await;
     let s2 = start(&url).await;
     assert_eq!(
         get(&s2, &format!("/api/games/{id}")).await["position"],

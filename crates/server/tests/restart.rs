@@ -44,8 +44,7 @@ async fn a_game_continues_after_a_restart() {
         }
     }
     let half = half.expect("a half-built turn");
-    s.task.abort();
-    let _ = s.task.await;
+    s.stop().await;
 
     let s2 = start(&db).await;
     let again = get(&s2, &url).await;
@@ -55,4 +54,32 @@ async fn a_game_continues_after_a_restart() {
     // And the game goes on to its end.
     let end = play_person(&s2, &id, 20_000).await;
     assert!(end["winner"].is_string() || end["outcome"] == "dead");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn computer_seats_resume_after_a_restart() {
+    let db = temp_db("restart-computers");
+    let s = start(&db).await;
+    let seats = json!({"yellow": {"kind": "computer", "level": 1}, "red": {"kind": "computer", "level": 1},
+        "black": {"kind": "computer", "level": 1}});
+    let g = post(
+        &s,
+        "/api/games",
+        &json!({"preset": "chausar", "players": 3, "seats": seats, "delay_ms": 5, "seed": 9}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let url = format!("/api/games/{id}");
+    loop {
+        let g = get(&s, &url).await;
+        assert_eq!(g["outcome"], "playing", "the game ended before the restart");
+        if g["moves"].as_array().unwrap().len() >= 10 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    s.stop().await;
+    let s2 = start(&db).await;
+    let end = wait_over(&s2, &id, 120).await;
+    assert!(end["moves"].as_array().unwrap().len() > 10);
 }

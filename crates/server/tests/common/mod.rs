@@ -5,19 +5,52 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
+/// A server on its own runtime, so that stopping it ends all its tasks (the
+/// computer players too), as a real restart does.
 pub struct Server {
     pub addr: std::net::SocketAddr,
-    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 pub async fn start(db: &str) -> Server {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
     let db = db.to_string();
-    let task = tokio::spawn(async move {
-        chaupar_server::serve(listener, &db, chaupar_server::Options { delay_ms: 0 }).await
+    let (addr_tx, addr_rx) = tokio::sync::oneshot::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            addr_tx.send(listener.local_addr().unwrap()).unwrap();
+            let opts = chaupar_server::Options { delay_ms: 0 };
+            tokio::select! {
+                r = chaupar_server::serve(listener, &db, opts) => r.unwrap(),
+                _ = stop_rx => {}
+            }
+        });
+        rt.shutdown_timeout(std::time::Duration::from_secs(5));
     });
-    Server { addr, task }
+    let addr = addr_rx.await.unwrap();
+    Server {
+        addr,
+        stop: Some(stop_tx),
+        thread: Some(thread),
+    }
+}
+
+impl Server {
+    /// Stops the server and every task it started.
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        let t = self.thread.take().unwrap();
+        tokio::task::spawn_blocking(move || t.join().unwrap())
+            .await
+            .unwrap();
+    }
 }
 
 pub fn temp_db(name: &str) -> String {

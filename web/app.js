@@ -182,15 +182,19 @@ async function lobbyPage(main) {
     }));
   }
   function fillSeats() {
-    const cols = playingColours(presetSel.value, Number(playersSel.value), optSel.seating ? optSel.seating.value : 'teams');
-    seatsBox.replaceChildren(...cols.map((c, i) => {
-      const s = el('select', { id: `seat-${c}`, 'aria-label': cname(c) },
+    const seating = optSel.seating ? optSel.seating.value : 'teams';
+    const players = Number(playersSel.value);
+    const cols = playingColours(presetSel.value, players, seating);
+    // With two players in teams each person plays a team's two colours.
+    const groups = players === 2 && cols.length === 4 ? [['yellow', 'black'], ['red', 'green']] : cols.map((c) => [c]);
+    for (const k of Object.keys(seatSel)) delete seatSel[k];
+    seatsBox.replaceChildren(...groups.map((grp, i) => {
+      const s = el('select', { id: `seat-${grp[0]}`, 'aria-label': grp.map(cname).join(' + ') },
         el('option', { value: 'person', selected: i === 0 }, t('person')),
         [1, 2, 3, 4, 5].map((l) => el('option', { value: String(l), selected: i !== 0 && l === 2 }, `${t('computer')} ${l}`)));
-      seatSel[c] = s;
-      return el('label', { class: 'seat' }, el('span', { class: `chip ${c}` }, cname(c)), s);
+      for (const c of grp) seatSel[c] = s;
+      return el('label', { class: 'seat' }, el('span', {}, grp.map((c) => el('span', { class: `chip ${c}` }, cname(c)))), s);
     }));
-    for (const k of Object.keys(seatSel)) if (!cols.includes(k)) delete seatSel[k];
   }
   presetSel.addEventListener('change', () => { fillPlayers(); fillOptions(); fillSeats(); });
   playersSel.addEventListener('change', fillSeats);
@@ -315,9 +319,14 @@ function drawBoard(pos, opts) {
     svg.append(sv('rect', { x: first[1] * CELL + 5, y: first[0] * CELL + 5, width: CELL - 10, height: CELL - 10, rx: 6, fill: 'none', stroke: FILL[c], 'stroke-width': 4 }));
     drawSeat(svg, c, pos, opts);
   }
-  // Targets under the pieces, so the pieces stay clickable.
-  const layer = sv('g', {});
-  svg.append(layer);
+  // Where the last turn's pieces came from and went to.
+  for (const st of (opts.game && opts.game.last && !opts.game.turn ? opts.game.last.steps : [])) {
+    for (const [p, cls] of [[st.from, 'last-from'], [st.to, 'last-to']]) {
+      if (p === BOARD.home) continue;
+      const xy = pieceAt(st.colour, p);
+      if (xy) svg.append(sv('rect', { x: xy[0] - CELL / 2 + 3, y: xy[1] - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, rx: 5, class: cls, stroke: FILL[st.colour] }));
+    }
+  }
   if (pos) drawPieces(svg, pos, opts);
   for (const tg of opts.targets || []) {
     const [cx, cy] = tg.xy;

@@ -120,6 +120,17 @@ pub fn parse_seats(v: &Value, pos: &Position) -> Result<BTreeMap<Colour, Seat>, 
     for c in pos.colours().iter() {
         out.entry(c).or_insert(Seat::Person);
     }
+    if pos.players() == 2 && pos.has_teams() {
+        for c in [Colour::Yellow, Colour::Red] {
+            if out.get(&c) != out.get(&c.partner()) {
+                return Err(format!(
+                    "seats: with two players each plays a team, so {} and {} must have the same seat",
+                    c.title(),
+                    c.partner().title()
+                ));
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -257,6 +268,13 @@ impl Core {
                 "legal": legal,
             })
         });
+        let last = game.turns().last().map(|t| {
+            json!({
+                "colour": t.colour.name(),
+                "throw": t.throw.0,
+                "steps": t.steps.iter().map(step_value).collect::<Vec<_>>(),
+            })
+        });
         let captured: serde_json::Map<String, Value> = pos
             .colours()
             .iter()
@@ -288,6 +306,7 @@ impl Core {
             "extra_throw": pos.extra_throw(),
             "turn": turn,
             "moves": moves,
+            "last": last,
             "captured": captured,
             "outcome": outcome,
             "winner": pos.winner().map(|w| w.name()),

@@ -81,6 +81,7 @@ async fn wrong_requests_get_4xx_and_change_nothing() {
         json!({"preset": "chaupar", "players": 3}),
         json!({"preset": "chausar", "players": 2, "seats": {"red": {"kind": "person"}}}),
         json!({"preset": "chaupar", "seats": {"yellow": {"kind": "computer", "level": 9}}}),
+        json!({"preset": "classic", "players": 2, "seats": {"yellow": {"kind": "computer", "level": 1}}}),
     ] {
         let (st, v) = req(&s, "POST", "/api/games", Some(&body.to_string())).await;
         assert_eq!(st, 422, "{body}: {v}");

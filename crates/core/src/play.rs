@@ -68,7 +68,7 @@ pub(crate) enum Part {
 }
 
 /// A position in the middle of a turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Node {
     pub(crate) pos: Position,
     /// Remaining dice, largest first, 0 for used (per-die use).
@@ -80,6 +80,23 @@ pub(crate) struct Node {
     pub(crate) captured_any: bool,
     pub(crate) used_dice: u8,
     pub(crate) used_pips: u8,
+}
+
+impl core::hash::Hash for Node {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.pos.hash(state);
+        let small = u64::from_le_bytes([
+            self.dice[0],
+            self.dice[1],
+            self.dice[2],
+            self.pips,
+            self.actor as u8 | (self.part as u8) << 2 | (self.captured_any as u8) << 4,
+            self.used_dice,
+            self.used_pips,
+            0,
+        ]);
+        state.write_u64(small);
+    }
 }
 
 /// How well a finished play uses the throw: dice, then pips, then overdue blocks broken.
@@ -122,22 +139,31 @@ impl Node {
     /// Hands the rest of the throw to the partner when the thrower is stuck and the
     /// rules pass unused points.
     pub(crate) fn settle(self) -> Node {
-        let pos = &self.pos;
-        if self.part == Part::Own
-            && pos.rules.unused == Unused::Partner
-            && pos.teams
-            && self.left()
-            && !has_any_step(&self)
-        {
-            let partner = self.actor.partner();
-            if pos.present.has(partner) {
-                let mut n = self;
-                n.actor = partner;
-                n.part = Part::Passed;
-                return n;
-            }
+        if self.may_pass() && !has_any_step(&self) {
+            self.passed()
+        } else {
+            self
         }
+    }
+
+    /// Whether dice left over would pass to the partner if the thrower were stuck.
+    fn may_pass(&self) -> bool {
+        self.part == Part::Own
+            && self.pos.rules.unused == Unused::Partner
+            && self.pos.teams
+            && self.left()
+            && self.pos.present.has(self.actor.partner())
+    }
+
+    fn passed(mut self) -> Node {
+        self.actor = self.actor.partner();
+        self.part = Part::Passed;
         self
+    }
+
+    /// For a node where the actor has no step: the partner's part, if dice pass.
+    pub(crate) fn pass(&self) -> Option<Node> {
+        self.may_pass().then(|| self.passed())
     }
 }
 
@@ -617,7 +643,7 @@ pub(crate) fn apply(node: &Node, step: &Step) -> Node {
     }
     n.used_dice += step.dice;
     n.used_pips += step.by;
-    n.settle()
+    n
 }
 
 fn remove_block(pos: &mut Position, ci: usize, p: u8) {
@@ -916,7 +942,10 @@ impl Generator {
             n += 1;
         });
         if n == 0 {
-            self.leaf(node);
+            match node.pass() {
+                Some(passed) => self.search(&passed),
+                None => self.leaf(node),
+            }
             return;
         }
         for s in children.iter().flatten().copied().chain(many) {
@@ -1446,6 +1475,11 @@ impl Turn {
         let mut steps = Vec::new();
         for_each_step(node, |s| steps.push(s));
         let ok = if steps.is_empty() {
+            if let Some(p) = node.pass() {
+                let ok = self.qualifies(&p, memo);
+                memo.insert(*node, ok);
+                return ok;
+            }
             let usage = (
                 node.used_dice,
                 node.used_pips,
@@ -1616,6 +1650,11 @@ impl Turn {
         let mut steps = Vec::new();
         for_each_step(node, |s| steps.push(s));
         let ok = if steps.is_empty() {
+            if let Some(p) = node.pass() {
+                let ok = self.qualifies_relaxed(&p, memo);
+                memo.insert(*node, ok);
+                return ok;
+            }
             (node.used_dice, node.used_pips) == (self.best.0, self.best.1)
         } else {
             steps
@@ -1630,7 +1669,7 @@ impl Turn {
     pub fn step(&mut self, step: Step) -> Result<(), Illegal> {
         let child = self.check(&step)?;
         self.history.push((step, self.node));
-        self.node = child;
+        self.node = child.settle();
         Ok(())
     }
 

@@ -64,7 +64,13 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Posi
             }
         });
         if n == 0 {
-            break;
+            match node.pass() {
+                Some(p) => {
+                    node = p;
+                    continue;
+                }
+                None => break,
+            }
         }
         let pick = (rng.next_u32() as usize) % n;
         if let Some(s) = buf[pick] {

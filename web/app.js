@@ -358,7 +358,7 @@ function drawSeat(svg, c, pos, opts) {
   }
   if (g && g.teams) {
     const partner = { yellow: 'black', black: 'yellow', red: 'green', green: 'red' }[c];
-    grp.append(sv('text', { x: x + 18, y: y + line, class: 'seat-small' }, `${t('team')}: ${cname(c)} + ${cname(partner)}`));
+    grp.append(sv('text', { x: x + 18, y: y + line, class: 'seat-small' }, `${cname(c)} + ${cname(partner)}`));
     line += 24;
   }
   const captured = pos.captured.includes(c);

@@ -50,9 +50,12 @@ async function playOneGame() {
   await page.click('#start');
   await page.waitForURL(/#\/game\//);
   await page.waitForSelector('svg.board');
+  const board = await page.evaluate(() => fetch('/api/board').then((r) => r.json()));
   const t0 = Date.now();
   let actions = 0;
   let shotMid = false;
+  let checkedWhyNot = false;
+  let checkedUndo = false;
   while (true) {
     if (Date.now() - t0 > limitMs) throw new Error(`game not over after ${limitMs / 1000} s (${actions} actions)`);
     if (await page.locator('#winner').count()) break;
@@ -67,12 +70,36 @@ async function playOneGame() {
       try {
         await page.waitForSelector('.target', { timeout: 2000 });
       } catch (_) { continue; }
+      if (!checkedWhyNot) {
+        // A square out of reach: the page must say why in words (from the server).
+        const piece = page.locator('.piece.selected').first();
+        const colour = await piece.getAttribute('data-colour');
+        const from = Number(await piece.getAttribute('data-progress'));
+        const far = board.tracks[colour][from + 30];
+        if (far) {
+          await page.locator(`rect.sq[data-rc="${far[0]},${far[1]}"]`).dispatchEvent('click');
+          await page.waitForSelector('#toast.show.bad', { timeout: 5000 });
+          const why = (await page.locator('#toast').textContent()).trim();
+          if (why.length < 5) throw new Error(`no reason given for an illegal step: "${why}"`);
+          console.log(`browser: an illegal step is refused with: ${why}`);
+          checkedWhyNot = true;
+          if (!(await page.locator('.target').count())) await click(page, '.piece.movable');
+          await page.waitForSelector('.target', { timeout: 2000 });
+        }
+      }
       if (!shotMid && actions > 20) {
         await page.screenshot({ path: path.join(out, 'midgame.png') });
         shotMid = true;
       }
       await click(page, '.target');
       actions++;
+      if (!checkedUndo) {
+        // Take the step back once, and check the turn has no steps again.
+        await page.waitForSelector('#undo', { timeout: 3000 });
+        await click(page, '#undo');
+        await page.waitForSelector('#undo', { state: 'detached', timeout: 3000 });
+        checkedUndo = true;
+      }
     } else if (await page.locator('#end').count()) {
       await click(page, '#end');
       actions++;

@@ -94,7 +94,7 @@ async function api(method, path, body) {
   let data;
   try { data = JSON.parse(text); } catch (_) { data = text; }
   if (!r.ok) {
-    const err = new Error((data && data.error) || `${r.status}`);
+    const err = new Error((data && ((lang === 'ru' && data.error_ru) || data.error)) || `${r.status}`);
     err.status = r.status;
     throw err;
   }
@@ -494,7 +494,7 @@ async function gamePage(main, id) {
     const step = { colour, from, to, pieces: count > 0 ? 1 : 1, by: Math.max(0, to - from), dice: 1 };
     try {
       const r = await api('POST', `/api/games/${id}/check`, { seat: g.to_move, step });
-      if (!r.allowed) toast(r.why, true);
+      if (!r.allowed) toast((lang === 'ru' && r.why_ru) || r.why, true);
     } catch (e) { toast(e.message, true); }
   }
 

@@ -27,6 +27,7 @@ use tokio::sync::Mutex;
 
 pub mod bots;
 pub mod db;
+pub mod i18n;
 pub mod live;
 pub mod markdown;
 
@@ -65,33 +66,52 @@ type Shared = Arc<AppState>;
 
 /// An API error: a status and a message, answered as `{"error": "..."}`.
 #[derive(Debug)]
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(StatusCode, String, Option<String>);
 
 impl ApiError {
     fn bad(msg: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::BAD_REQUEST, msg.into())
+        ApiError(StatusCode::BAD_REQUEST, msg.into(), None)
     }
     fn conflict(msg: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::CONFLICT, msg.into())
+        ApiError(StatusCode::CONFLICT, msg.into(), None)
     }
     fn unprocessable(msg: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::UNPROCESSABLE_ENTITY, msg.into())
+        ApiError(StatusCode::UNPROCESSABLE_ENTITY, msg.into(), None)
     }
     fn not_found(msg: impl Into<String>) -> ApiError {
-        ApiError(StatusCode::NOT_FOUND, msg.into())
+        ApiError(StatusCode::NOT_FOUND, msg.into(), None)
     }
 }
 
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> ApiError {
         tracing::error!("database: {e}");
-        ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("database: {e}"))
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("database: {e}"),
+            None,
+        )
+    }
+}
+
+impl ApiError {
+    /// A step the rules do not allow: 422 with the reason in English and Russian.
+    fn illegal(why: &chaupar_core::Illegal) -> ApiError {
+        ApiError(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            why.to_string(),
+            Some(i18n::why_ru(why)),
+        )
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        let body = match self.2 {
+            Some(ru) => json!({ "error": self.1, "error_ru": ru }),
+            None => json!({ "error": self.1 }),
+        };
+        (self.0, Json(body)).into_response()
     }
 }
 
@@ -261,6 +281,7 @@ async fn slot(state: &Shared, id: &str) -> Result<Slot, ApiError> {
         ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("stored game {id} cannot be replayed: {e}"),
+            None,
         )
     })?;
     let s = Arc::new(Mutex::new(Entry {
@@ -426,6 +447,7 @@ fn check_seat(core: &Core, seat: &str) -> Result<(), ApiError> {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
             format!("{} is played by the computer", c.title()),
+            None,
         ));
     }
     Ok(())
@@ -472,8 +494,7 @@ async fn api_step(State(state): State<Shared>, Path(id): Path<String>, body: Byt
             .turn
             .as_mut()
             .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
-        t.step(step)
-            .map_err(|why| ApiError::unprocessable(why.to_string()))
+        t.step(step).map_err(|why| ApiError::illegal(&why))
     })
     .await
 }
@@ -492,7 +513,9 @@ async fn api_check(State(state): State<Shared>, Path(id): Path<String>, body: By
         .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
     Ok(Json(match t.why_not(&step) {
         None => json!({"allowed": true}),
-        Some(why) => json!({"allowed": false, "why": why.to_string()}),
+        Some(why) => {
+            json!({"allowed": false, "why": why.to_string(), "why_ru": i18n::why_ru(&why)})
+        }
     }))
 }
 
@@ -511,7 +534,12 @@ async fn api_undo(State(state): State<Shared>, Path(id): Path<String>, body: Byt
 
 async fn api_end(State(state): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult {
     act(state, id, body, |c, _| {
-        c.end_turn().map_err(ApiError::unprocessable)
+        let t = c
+            .turn
+            .as_ref()
+            .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
+        let play = t.finish().map_err(|why| ApiError::illegal(&why))?;
+        c.play_whole(&play.steps).map_err(ApiError::unprocessable)
     })
     .await
 }
@@ -529,7 +557,7 @@ async fn api_hint(State(state): State<Shared>, Path(id): Path<String>) -> ApiRes
     };
     let ranked = tokio::task::spawn_blocking(move || bots::hint(&pos, throw))
         .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string(), None))?;
     let plays: Vec<Value> = ranked
         .iter()
         .take(10)
@@ -683,7 +711,7 @@ async fn drive(state: &Shared, s: &Slot) -> Result<(), ApiError> {
             (bot, plays[i].steps.clone())
         })
         .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string(), None))?;
         let mut e = s.lock().await;
         e.bots.insert(colour, bot);
         if e.core.version != version || e.deleted {

@@ -220,15 +220,6 @@ impl Core {
         Ok(())
     }
 
-    /// Ends the turn with the steps taken.
-    pub fn end_turn(&mut self) -> Result<(), String> {
-        let t = self.turn.as_ref().ok_or("throw the dice first")?;
-        let play = t.finish().map_err(|e| e.to_string())?;
-        self.game.play(&play.steps).map_err(|e| e.to_string())?;
-        self.turn = None;
-        Ok(())
-    }
-
     /// Plays a whole play for the pending throw (computer seats).
     pub fn play_whole(&mut self, steps: &[Step]) -> Result<(), String> {
         self.game.play(steps).map_err(|e| e.to_string())?;

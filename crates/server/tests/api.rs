@@ -180,6 +180,7 @@ async fn wrong_requests_get_4xx_and_change_nothing() {
     .await;
     assert_eq!(st, 422, "{v}");
     assert!(v["error"].as_str().unwrap().len() > 5);
+    assert!(v["error_ru"].as_str().unwrap().len() > 5);
     let (st, v) = req(
         &s,
         "POST",

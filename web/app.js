@@ -333,6 +333,7 @@ function drawBoard(pos, opts) {
     const g = sv('g', { class: 'target', tabindex: 0, role: 'button', 'aria-label': tg.label, 'data-to': tg.to,
       onclick: (ev) => { ev.stopPropagation(); opts.onTarget(tg.to); },
       onkeydown: (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); opts.onTarget(tg.to); } } },
+    sv('circle', { cx, cy, r: 19, fill: 'transparent' }),
     sv('circle', { cx, cy, r: 17, class: 'target-ring' }),
     sv('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', class: 'target-text' }, tg.short || ''));
     svg.append(g);
@@ -419,6 +420,8 @@ function drawPieces(svg, pos, opts) {
         'aria-label': `${cname(u.c)} ${u.p === 0 ? t('start_area') : u.p} ×${u.n}`,
         onclick: movable && opts.onPiece ? (ev) => { ev.stopPropagation(); opts.onPiece(u.c, u.p); } : null,
         onkeydown: movable && opts.onPiece ? (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); opts.onPiece(u.c, u.p); } } : null });
+      // A larger invisible area to tap on a small screen.
+      if (movable) grp.append(sv('circle', { cx, cy, r: 19, fill: 'transparent', class: 'hit' }));
       if (u.n > 1 && u.p !== 0) {
         grp.append(sv('circle', { cx: cx + 2, cy: cy + 3, r, fill: FILL[u.c], stroke: '#0008', 'stroke-width': 1.5 }));
       }

@@ -25,6 +25,7 @@ const TEXT = {
     lobby: 'Back to games', prev: 'Previous', next: 'Next', first: 'Start', last: 'End', export: 'Export record',
     rules_page: 'Rules', preset_values: 'This preset\u2019s options', option: 'Option', value: 'Value', about: 'Meaning',
     win_chance: 'win', no_hint: 'No hint now.', loading: 'Loading…', error: 'Error', seed: 'Seed (optional)',
+    legend: 'On the board: a number on a piece is a super-piece of that many; “2g” a group of two; B2 a block with 2 of its turns left; crossed gold squares are safe castles.',
     keys: 'Keys: T throw, U undo, E end turn, H hint, Esc cancel; arrows step through a replay.',
     step_of: 'step', delete: 'Delete', confirm_delete: 'Delete this game?', lang: 'RU',
     whose: 'to move', you: 'person', cpu: 'computer', thrown: 'Throw',
@@ -46,6 +47,7 @@ const TEXT = {
     lobby: 'К списку партий', prev: 'Назад', next: 'Вперёд', first: 'Начало', last: 'Конец', export: 'Скачать запись',
     rules_page: 'Правила', preset_values: 'Опции этого набора', option: 'Опция', value: 'Значение', about: 'Смысл',
     win_chance: 'победа', no_hint: 'Подсказки нет.', loading: 'Загрузка…', error: 'Ошибка', seed: 'Зерно (необязательно)',
+    legend: 'На доске: число на фишке — суперфишка из стольких фишек; «2g» — группа из двух; B2 — блок, которому осталось 2 хода; золотые клетки с крестом — безопасные замки.',
     keys: 'Клавиши: T бросок, U отмена, E конец хода, H подсказка, Esc отмена; стрелки листают повтор.',
     step_of: 'шаг', delete: 'Удалить', confirm_delete: 'Удалить эту партию?', lang: 'EN',
     whose: 'ходит', you: 'человек', cpu: 'компьютер', thrown: 'Бросок',
@@ -406,6 +408,8 @@ function drawPieces(svg, pos, opts) {
   }
   const g = opts.game;
   const blockTurns = g ? g.block_turns : 0;
+  const preset = g && META.presets.find((p) => p.name === g.preset);
+  const stacking = g && ((g.options && g.options.stacking) || (preset && preset.values.stacking));
   for (const units of cells.values()) {
     units.forEach((u, i) => {
       const k = units.length;
@@ -430,7 +434,11 @@ function drawPieces(svg, pos, opts) {
       }
       grp.append(sv('circle', { cx, cy, r, fill: FILL[u.c], stroke: u.c === 'black' ? '#bbb' : '#0008', 'stroke-width': 1.5 }));
       grp.append(sv('circle', { cx, cy, r, fill: 'url(#shine)' }));
-      if (u.n > 1) {
+      if (u.n > 1 && u.p !== 0 && stacking === 'group') {
+        // A group: pieces that stand together (they move together only with a pair).
+        grp.append(sv('rect', { x: cx + r - 12, y: cy - r - 6, width: 20, height: 16, rx: 3, fill: '#fff', stroke: '#333', 'stroke-width': 1 }));
+        grp.append(sv('text', { x: cx + r - 2, y: cy - r + 6, 'text-anchor': 'middle', class: 'count' }, `${u.n}g`));
+      } else if (u.n > 1) {
         grp.append(sv('circle', { cx: cx + r - 2, cy: cy - r + 2, r: 8, fill: '#fff', stroke: '#333', 'stroke-width': 1 }));
         grp.append(sv('text', { x: cx + r - 2, y: cy - r + 6, 'text-anchor': 'middle', class: 'count' }, u.n));
       }
@@ -623,6 +631,7 @@ async function gamePage(main, id) {
       el('p', { class: 'links' }, el('a', { href: `#/replay/${id}` }, t('replay')), ' · ',
         el('a', { href: `/api/games/${id}/record`, download: `chaupar-${id}.txt` }, t('export')), ' · ',
         el('a', { href: '#/' }, t('lobby'))),
+      el('p', { class: 'muted small' }, t('legend')),
       el('p', { class: 'muted small' }, t('keys')));
     const boardBox = el('div', { class: 'board-box' }, board);
     wrap.replaceChildren(boardBox, side);

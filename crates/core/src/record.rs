@@ -70,6 +70,15 @@ pub fn result_text(game: &Game) -> String {
     }
 }
 
+/// The throw-off as text: `Y:6,5,2 R:1,1,2 ...` in the order thrown.
+pub fn throw_off_text(game: &Game) -> String {
+    game.throw_off()
+        .iter()
+        .map(|(c, t)| format!("{}:{t}", c.letter()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Writes a game's record, with extra tags (such as player names) after the rules.
 pub fn write(game: &Game, extra: &[(&str, &str)]) -> String {
     let rules = game.rules();
@@ -86,6 +95,9 @@ pub fn write(game: &Game, extra: &[(&str, &str)]) -> String {
     }
     if let Some(first) = game.start().to_move() {
         out.push_str(&format!("[First \"{}\"]\n", first.name()));
+    }
+    if !game.throw_off().is_empty() {
+        out.push_str(&format!("[ThrowOff \"{}\"]\n", throw_off_text(game)));
     }
     for (k, v) in extra {
         let v = v.replace(['"', '\n', ']'], "");
@@ -150,6 +162,7 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
     let mut seed = None;
     let mut first = None;
     let mut result = None;
+    let mut throw_off = None;
     let mut body_start = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -181,6 +194,7 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
             }
             "First" => first = Some(value.parse::<Colour>().map_err(|e| err(n, e.to_string()))?),
             "Result" => result = Some((n, value)),
+            "ThrowOff" => throw_off = Some((n, value)),
             _ => {}
         }
     }
@@ -194,6 +208,17 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
     let mut game = match seed {
         Some(s) => {
             let g = Game::new(rules, players, s).map_err(|e| err(0, e.to_string()))?;
+            if let Some((n, text)) = &throw_off {
+                if *text != throw_off_text(&g) {
+                    return Err(err(
+                        *n,
+                        format!(
+                            "ThrowOff says {text:?}, but this seed throws {:?}",
+                            throw_off_text(&g)
+                        ),
+                    ));
+                }
+            }
             if let (Some(f), Some(actual)) = (first, g.start().to_move()) {
                 if f != actual {
                     return Err(err(

@@ -1,5 +1,7 @@
-//! Plays random games (uniform among distinct plays) and prints games per second:
-//! `cargo run --release -p chaupar-core --example random_games -- chaupar 200`.
+//! Plays random games and prints games per second, on one core:
+//! `cargo run --release -p chaupar-core --example random_games -- chaupar 200` chooses
+//! uniformly among the distinct legal plays of every turn; add `playout` as a third
+//! argument for the fast playout policy (a random legal step at a time).
 
 use chaupar_core::dice::Dice;
 use chaupar_core::{Generator, Position, Preset, Rules};
@@ -15,6 +17,23 @@ fn main() {
         .expect("preset");
     let games: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100);
     let rules = Rules::preset(preset);
+    if args.get(3).map(|s| s.as_str()) == Some("playout") {
+        let start_pos = Position::new(rules, 4).expect("start");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let start = std::time::Instant::now();
+        let mut turns = 0u64;
+        for _ in 0..games {
+            turns += chaupar_core::playout::random_playout(&start_pos, &mut rng, 5000).turns as u64;
+        }
+        let s = start.elapsed().as_secs_f64();
+        println!(
+            "{preset} playouts: {games} games in {s:.2} s = {:.0} games/s; {:.1} turns/game, {:.2} µs/turn",
+            games as f64 / s,
+            turns as f64 / games as f64,
+            s * 1e6 / turns as f64
+        );
+        return;
+    }
     let mut g = Generator::new();
     let mut dice = Dice::from_seed(1);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);

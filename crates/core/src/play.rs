@@ -225,13 +225,13 @@ fn path_at(pos: &Position, c: Colour, p: u8, k: u8) -> u8 {
 /// What stands in the way of a colour: for each unit size 1–4, a mask over the
 /// colour's progress values that such a unit may neither pass nor land on because
 /// of a block or a bigger blockade, and the blockade sizes.
-struct Obstacles {
+pub(crate) struct Obstacles {
     /// Index = unit size; bit = progress.
     mask: [u128; 5],
     any: bool,
 }
 
-fn obstacles(pos: &Position, a: Colour) -> Obstacles {
+pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
     let mut o = Obstacles {
         mask: [0; 5],
         any: false,
@@ -397,14 +397,14 @@ fn landing(pos: &Position, a: Colour, q: u8, size: u8) -> Result<(bool, u8), Ill
 /// A movable unit: where it stands, how many pieces move, and whether it is a
 /// whole group that may use an equal pair.
 #[derive(Clone, Copy, Debug)]
-struct Unit {
-    from: u8,
-    size: u8,
-    group_pair: bool,
+pub(crate) struct Unit {
+    pub(crate) from: u8,
+    pub(crate) size: u8,
+    pub(crate) group_pair: bool,
 }
 
 /// The units the actor may move, calling `f` on each.
-fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
+pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
     let pos = &node.pos;
     let a = node.actor;
     let pieces = &pos.pieces[a.index()];
@@ -475,7 +475,7 @@ fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
 }
 
 /// The distances the node offers a unit: (distance, dice used).
-fn for_each_distance(node: &Node, unit: &Unit, mut f: impl FnMut(u8, u8)) {
+pub(crate) fn for_each_distance(node: &Node, unit: &Unit, mut f: impl FnMut(u8, u8)) {
     if node.total_mode() {
         for d in 1..=node.pips {
             f(d, 0);
@@ -501,7 +501,7 @@ fn for_each_distance(node: &Node, unit: &Unit, mut f: impl FnMut(u8, u8)) {
 
 /// Checks a unit moving `by` from the node and returns the destination, whether it
 /// captures and how many own pieces already stand there.
-fn check_move(
+pub(crate) fn check_move(
     node: &Node,
     obstacles: &Obstacles,
     unit: &Unit,

@@ -18,9 +18,15 @@
 
 use rand_core::RngCore;
 
+use crate::board::HOME;
 use crate::dice::Throw;
-use crate::play::{apply, finish, for_each_step, Node};
+use crate::play::{
+    apply, check_move, finish, for_each_distance, for_each_step, for_each_unit, obstacles, Node,
+    Unit,
+};
 use crate::position::{Outcome, Position};
+use crate::rules::Stacking;
+use crate::step::Declare;
 use crate::step::Step;
 
 /// The end of a playout.
@@ -51,6 +57,14 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Posi
     let mut buf = [None::<Step>; 96];
     let mut moved = false;
     loop {
+        // Most of the time a few random draws of (unit, distance) find a legal step
+        // without listing them all; each draw is uniform over the pairs, so an
+        // accepted one is uniform over the legal pairs.
+        if let Some(s) = sample_step(&node, rng) {
+            node = apply(&node, &s);
+            moved = true;
+            continue;
+        }
         let mut n = 0usize;
         let mut seen = 0u32;
         // Reservoir sampling keeps a uniform choice without storing every step.
@@ -99,4 +113,68 @@ pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) 
         position: pos,
         turns,
     }
+}
+
+/// Up to eight random draws of a unit and a distance; the first legal one.
+fn sample_step(node: &Node, rng: &mut impl RngCore) -> Option<Step> {
+    let mut units = [None::<(Unit, u8)>; 12];
+    let mut nu = 0;
+    let mut pairs = 0u32;
+    for_each_unit(node, |u| {
+        if nu < units.len() {
+            let mut k = 0u8;
+            for_each_distance(node, &u, |_, _| k += 1);
+            if k > 0 {
+                units[nu] = Some((u, k));
+                nu += 1;
+                pairs += k as u32;
+            }
+        }
+    });
+    if pairs == 0 {
+        return None;
+    }
+    let obs = obstacles(&node.pos, node.actor);
+    for _ in 0..8 {
+        let mut k = rng.next_u32() % pairs;
+        for (u, count) in units[..nu].iter().flatten() {
+            if k >= *count as u32 {
+                k -= *count as u32;
+                continue;
+            }
+            let mut pick = None;
+            let mut j = 0;
+            for_each_distance(node, u, |by, dice| {
+                if j == k {
+                    pick = Some((by, dice));
+                }
+                j += 1;
+            });
+            let (by, dice) = pick?;
+            if let Ok((to, _, own)) = check_move(node, &obs, u, by) {
+                let declare = (node.pos.rules.stacking == Stacking::Declare
+                    && u.size == 1
+                    && own == 1
+                    && to != HOME)
+                    .then(|| {
+                        if rng.next_u32() & 1 == 0 {
+                            Declare::Super
+                        } else {
+                            Declare::Block
+                        }
+                    });
+                return Some(Step {
+                    colour: node.actor,
+                    from: u.from,
+                    to,
+                    pieces: u.size,
+                    by,
+                    dice,
+                    declare,
+                });
+            }
+            break;
+        }
+    }
+    None
 }

@@ -145,3 +145,35 @@ proptest! {
         prop_assert_eq!(r.position(), a.position());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The fast playout policy keeps every invariant, ends games, and repeats with its seed.
+    #[test]
+    fn playouts_keep_invariants_and_repeat((preset, players) in presets(), seed in any::<u64>()) {
+        use chaupar_core::playout;
+        let start = Position::new(Rules::preset(preset), players).unwrap();
+        let run = |seed: u64| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = start;
+            let mut seen = Vec::new();
+            for _ in 0..3000 {
+                if pos.to_move().is_none() {
+                    break;
+                }
+                let t = playout::throw(&pos, &mut rng);
+                pos = playout::random_turn(&pos, t, &mut rng);
+                seen.push(pos);
+            }
+            seen
+        };
+        let a = run(seed);
+        prop_assert_eq!(&a, &run(seed));
+        for p in a.iter().step_by(7) {
+            check_invariants(p);
+            prop_assert_eq!(notation::parse_position(&notation::position_text(p)).unwrap(), *p);
+        }
+        prop_assert!(a.last().is_some_and(|p| p.to_move().is_none()), "a random game ends");
+    }
+}

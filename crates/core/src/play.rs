@@ -229,13 +229,27 @@ pub(crate) struct Obstacles {
     /// Index = unit size; bit = progress.
     mask: [u128; 5],
     any: bool,
+    /// Squares where pieces of other colours stand (landing there needs a closer look).
+    others: u128,
 }
 
 pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
     let mut o = Obstacles {
         mask: [0; 5],
         any: false,
+        others: 0,
     };
+    for c in pos.present.iter() {
+        if c == a {
+            continue;
+        }
+        for &raw in &pos.pieces[c.index()] {
+            let p = raw & !MOVED;
+            if p != START && p != HOME {
+                o.others |= 1u128 << board::sq(c.index(), p);
+            }
+        }
+    }
     match pos.rules.blockade {
         Blockade::None => {}
         Blockade::Block => {
@@ -330,7 +344,13 @@ fn blockade_size(pos: &Position, a: Colour, s: u8) -> u8 {
 }
 
 /// What a landing on `q` does: (captures anything, own pieces already at `q`).
-fn landing(pos: &Position, a: Colour, q: u8, size: u8) -> Result<(bool, u8), Illegal> {
+fn landing(
+    pos: &Position,
+    a: Colour,
+    q: u8,
+    size: u8,
+    others: u128,
+) -> Result<(bool, u8), Illegal> {
     if q == HOME {
         return Ok((false, 0));
     }
@@ -340,6 +360,10 @@ fn landing(pos: &Position, a: Colour, q: u8, size: u8) -> Result<(bool, u8), Ill
     let own = pos.pieces[ai].iter().filter(|p| **p & !MOVED == q).count() as u8;
     if rules.stacking == Stacking::Declare && pos.is_block(a, q) {
         return Err(Illegal::OwnBlock);
+    }
+    if (others >> s) & 1 == 0 {
+        // Nobody else stands there.
+        return Ok((false, own));
     }
     let mut enemy = false;
     for c in pos.present.iter() {
@@ -525,20 +549,27 @@ pub(crate) fn check_move(
             }
         }
     }
-    let (cap, own) = landing(pos, a, q, unit.size)?;
+    let (cap, own) = landing(pos, a, q, unit.size, obstacles.others)?;
     Ok((q, cap, own))
 }
 
 /// Calls `f` with every step the node allows (before the maximum-use rule).
-pub(crate) fn for_each_step(node: &Node, mut f: impl FnMut(Step)) {
+pub(crate) fn for_each_step(node: &Node, f: impl FnMut(Step)) {
     if !node.left() {
         return;
     }
-    let obstacles = obstacles(&node.pos, node.actor);
+    for_each_step_with(node, &obstacles(&node.pos, node.actor), f);
+}
+
+/// [`for_each_step`] with the obstacles already known.
+fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl FnMut(Step)) {
+    if !node.left() {
+        return;
+    }
     let declare = node.pos.rules.stacking == Stacking::Declare;
     for_each_unit(node, |unit| {
         for_each_distance(node, &unit, |by, dice| {
-            if let Ok((to, _, own)) = check_move(node, &obstacles, &unit, by) {
+            if let Ok((to, _, own)) = check_move(node, obstacles, &unit, by) {
                 let step = Step {
                     colour: node.actor,
                     from: unit.from,
@@ -858,10 +889,19 @@ fn permute(v: &mut [usize], k: usize, f: &mut impl FnMut(&[usize])) {
     }
 }
 
+/// The pieces of every colour but the actor's (what the obstacles depend on).
+fn others_key(node: &Node) -> [[u8; 4]; 4] {
+    let mut k = node.pos.pieces;
+    k[node.actor.index()] = [0; 4];
+    k
+}
+
 /// Lists legal plays, reusing its memory from one call to the next.
 #[derive(Default)]
 pub struct Generator {
     seen: FxHashSet<Node>,
+    #[allow(clippy::type_complexity)]
+    obstacles: Option<((Colour, [[u8; 4]; 4], [[u8; 2]; 4]), Obstacles)>,
     index: FxHashMap<Position, usize>,
     path: Vec<Step>,
     steps: Vec<Step>,
@@ -933,7 +973,15 @@ impl Generator {
         let mut children: [Option<Step>; 64] = [None; 64];
         let mut many: Vec<Step> = Vec::new();
         let mut n = 0;
-        for_each_step(node, |s| {
+        let key = (node.actor, others_key(node), node.pos.blocks);
+        if self.obstacles.as_ref().map(|(k, _)| *k) != Some(key) {
+            self.obstacles = Some((key, obstacles(&node.pos, node.actor)));
+        }
+        let obs = match &self.obstacles {
+            Some((_, o)) => o,
+            None => return,
+        };
+        for_each_step_with(node, obs, |s| {
             if n < 64 {
                 children[n] = Some(s);
             } else {
@@ -1278,10 +1326,7 @@ impl Generator {
             let u = units[i];
             let by = parts[i];
             // The unit must still be there, unmoved and whole.
-            let obs = Obstacles {
-                mask: [0; 5],
-                any: false,
-            };
+            let obs = obstacles(&n.pos, n.actor);
             let whole = n.pos.pieces[n.actor.index()]
                 .iter()
                 .filter(|p| **p & !MOVED == u.from)

@@ -186,6 +186,12 @@ impl ExpertBot {
     pub fn set_budget(&mut self, budget: Duration) {
         self.searcher.config.budget = budget;
     }
+
+    /// Sets both budgets per decision (time and play generations).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.searcher.config.budget = limits.time;
+        self.searcher.config.max_nodes = limits.nodes;
+    }
 }
 
 impl Bot for ExpertBot {
@@ -230,12 +236,49 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     })
 }
 
+/// The work a searching bot may do per decision: whichever runs out first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time.
+    pub time: Duration,
+    /// Play generations (each with the evaluation of its plays, or one turn of a
+    /// random playout for UCT): a budget that does not depend on the machine.
+    pub nodes: usize,
+}
+
+impl Limits {
+    /// A time budget, with the node budget it corresponds to
+    /// ([`search::NODES_PER_MS`] per millisecond) as a second limit.
+    pub fn time(budget: Duration) -> Limits {
+        Limits {
+            time: budget,
+            nodes: (budget.as_millis() as usize)
+                .saturating_mul(search::NODES_PER_MS)
+                .max(1),
+        }
+    }
+
+    /// Only a node budget worth `ms` milliseconds (reproducible on any machine
+    /// and under any load): what the simulator uses.
+    pub fn nodes_for_ms(ms: u64) -> Limits {
+        Limits {
+            time: Duration::from_secs(3600),
+            nodes: (ms as usize).saturating_mul(search::NODES_PER_MS).max(1),
+        }
+    }
+}
+
 /// A bot by name with a time budget per decision for the searching bots
 /// (`expert`, `uct`, levels 4 and 5).
 ///
 /// For experiments, `greedy@FILE` and `expert@FILE` use the weights in FILE
 /// instead of the embedded ones.
 pub fn bot_with_budget(name: &str, seed: u64, budget: Duration) -> Result<Box<dyn Bot>, String> {
+    bot_with_limits(name, seed, Limits::time(budget))
+}
+
+/// A bot by name with explicit [`Limits`] for the searching bots.
+pub fn bot_with_limits(name: &str, seed: u64, limits: Limits) -> Result<Box<dyn Bot>, String> {
     if let Some((base, file)) = name.split_once('@') {
         let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
         let w = Arc::new(Weights::from_json(&text)?);
@@ -247,27 +290,41 @@ pub fn bot_with_budget(name: &str, seed: u64, budget: Duration) -> Result<Box<dy
             }
             "expert" => {
                 let mut b = ExpertBot::with_config(seed, SearchConfig::default(), 0.0, name);
-                b.set_budget(budget);
+                b.set_limits(limits);
                 b.weights = Some(w);
                 Box::new(b)
             }
-            _ => return Err(format!("only greedy@FILE and expert@FILE take a weights file, not {base:?}")),
+            _ => {
+                return Err(format!(
+                    "only greedy@FILE and expert@FILE take a weights file, not {base:?}"
+                ))
+            }
         });
     }
     let n = name.trim().to_ascii_lowercase();
     Ok(match n.as_str() {
-        "uct" => Box::new(uct::UctBot::with_budget(seed, budget)),
+        "uct" => Box::new(uct::UctBot::with_limits(seed, limits)),
         "expert" | "level5" => {
-            let mut b = ExpertBot::new(seed);
-            b.set_budget(budget);
-            if n == "level5" {
-                b.name = "level5".into();
-            }
+            let mut b = ExpertBot::with_config(seed, SearchConfig::default(), 0.0, &n);
+            b.set_limits(limits);
+            Box::new(b)
+        }
+        "expert1" => {
+            // The expert without the deeper search (for measurements).
+            let cfg = SearchConfig {
+                deep: 0,
+                ..SearchConfig::default()
+            };
+            let mut b = ExpertBot::with_config(seed, cfg, 0.0, "expert1");
+            b.set_limits(limits);
             Box::new(b)
         }
         "level4" => {
             let mut b = ExpertBot::with_config(seed, level4_config(), 0.01, "level4");
-            b.set_budget(budget);
+            b.set_limits(Limits {
+                nodes: limits.nodes.min(level4_config().max_nodes),
+                ..limits
+            });
             Box::new(b)
         }
         _ => bot_by_name(name, seed)?,
@@ -279,8 +336,9 @@ fn level4_config() -> SearchConfig {
         candidates: 3,
         margin: 0.0,
         budget: Duration::from_millis(100),
-        max_nodes: 60,
+        max_nodes: 30 * search::NODES_PER_MS,
         deep: 0,
+        replies: 1,
     }
 }
 

@@ -20,6 +20,17 @@ use chaupar_core::{Generator, Play, Position, Throw};
 
 use crate::eval::{win_chance_with, Side, Weights};
 
+/// Work units per millisecond of budget. A unit is an estimated microsecond of
+/// work on the machine the numbers in docs/ai.md were measured on (release
+/// build): the search counts 2 units per play generation plus 1 per play
+/// generated and evaluated; UCT counts 2 per generation plus 1 per 5 plays
+/// (it generates but does not evaluate). Counting work instead of time keeps
+/// simulations reproducible under any load.
+pub const NODES_PER_MS: usize = 1000;
+
+/// The default work budget (about 250 ms).
+pub const DEFAULT_NODES: usize = 250 * NODES_PER_MS;
+
 /// How hard the expert searches.
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
@@ -29,20 +40,24 @@ pub struct SearchConfig {
     pub margin: f64,
     /// Wall-clock budget per decision.
     pub budget: Duration,
-    /// Positions generated at most per decision (a deterministic budget).
+    /// Work units at most per decision (a deterministic budget, see [`NODES_PER_MS`]).
     pub max_nodes: usize,
-    /// Look a second throw deep (3 plies) for the best few candidates when time allows.
+    /// Candidates searched two throws deep (the next thrower's best `replies`
+    /// plays each valued one throw deeper) when the budget allows; 0 for none.
     pub deep: usize,
+    /// Replies kept per throw in the deeper search (move filtering).
+    pub replies: usize,
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            candidates: 8,
+            candidates: 12,
             margin: 0.02,
             budget: Duration::from_millis(250),
-            max_nodes: 400,
-            deep: 0,
+            max_nodes: DEFAULT_NODES,
+            deep: 4,
+            replies: 3,
         }
     }
 }
@@ -52,8 +67,9 @@ pub struct Searcher {
     gen: Generator,
     /// The settings.
     pub config: SearchConfig,
-    /// Play generations done by the last decision.
+    /// Work units (see [`NODES_PER_MS`]) spent by the last decision.
     pub nodes: usize,
+    deadline: Option<Instant>,
 }
 
 /// Value of `pos` for `side` when `mover_side` picks greedily among `plays`.
@@ -91,6 +107,7 @@ impl Searcher {
             gen: Generator::new(),
             config,
             nodes: 0,
+            deadline: None,
         }
     }
 
@@ -115,11 +132,76 @@ impl Searcher {
             if self.gen.generate(pos, t).is_err() {
                 return Some(win_chance_with(pos, side, weights));
             }
-            self.nodes += 1;
+            self.nodes += 2 + self.gen.len();
             let v = best_reply_value(&self.gen, side, weights, mover);
             acc += pr * v;
             left -= pr;
             // Star1: even if every remaining throw were a certain win, no better.
+            if acc + left <= alpha {
+                return None;
+            }
+        }
+        Some(acc)
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.nodes >= self.config.max_nodes || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The value for `side` of `pos` two throws deep: for each throw the next
+    /// thrower's best `replies` plays by static value are valued one throw deeper
+    /// and he takes the best for his side. `None` when pruned below `alpha` or
+    /// out of budget.
+    pub fn chance_value2(
+        &mut self,
+        pos: &Position,
+        side: Side,
+        weights: &Weights,
+        alpha: f64,
+    ) -> Option<f64> {
+        let Some(m) = pos.to_move() else {
+            return Some(win_chance_with(pos, side, weights));
+        };
+        let mover = Side::of(pos, m);
+        let two = crate::eval::sides(pos).len() == 2;
+        let mut acc = 0.0;
+        let mut left = 1.0;
+        let mut cand: Vec<(f64, Position)> = Vec::new();
+        for (t, n) in throws(pos) {
+            if self.out_of_budget() {
+                return None;
+            }
+            let pr = n as f64 / 64.0;
+            if self.gen.generate(pos, t).is_err() {
+                return Some(win_chance_with(pos, side, weights));
+            }
+            self.nodes += 2 + self.gen.len();
+            cand.clear();
+            for i in 0..self.gen.len() {
+                let p = *self.gen.position(i);
+                cand.push((win_chance_with(&p, mover, weights), p));
+            }
+            cand.sort_by(|a, b| b.0.total_cmp(&a.0));
+            cand.truncate(self.config.replies.max(1));
+            let mut best_for_mover = f64::NEG_INFINITY;
+            let mut v_side = 0.0;
+            let replies: Vec<Position> = cand.iter().map(|c| c.1).collect();
+            for p in replies {
+                let vs = self.chance_value(&p, side, weights, f64::NEG_INFINITY)?;
+                let vm = if mover == side {
+                    vs
+                } else if two {
+                    1.0 - vs
+                } else {
+                    -vs
+                };
+                if vm > best_for_mover {
+                    best_for_mover = vm;
+                    v_side = vs;
+                }
+            }
+            acc += pr * v_side;
+            left -= pr;
             if acc + left <= alpha {
                 return None;
             }
@@ -138,6 +220,7 @@ impl Searcher {
         noise: Option<&mut dyn FnMut() -> f64>,
     ) -> (Vec<f64>, Vec<Option<f64>>) {
         let start = Instant::now();
+        self.deadline = Some(start + self.config.budget);
         self.nodes = 0;
         let side = match pos.to_move() {
             Some(m) => Side::of(pos, m),
@@ -168,9 +251,7 @@ impl Searcher {
             .min(self.config.candidates * 2);
         let mut best = f64::NEG_INFINITY;
         for (k, &i) in order.iter().take(limit).enumerate() {
-            if k >= 2
-                && (start.elapsed() >= self.config.budget || self.nodes >= self.config.max_nodes)
-            {
+            if k >= 2 && self.out_of_budget() {
                 break;
             }
             let p = &plays[i].position;
@@ -190,6 +271,53 @@ impl Searcher {
                 searched[i] = Some(best.min(stat[i]));
             }
         }
+        if self.config.deep > 0 && !self.out_of_budget() {
+            // Two throws deep for the best few; kept only if all of them finish.
+            let mut top: Vec<usize> = (0..plays.len())
+                .filter(|i| searched[*i].is_some())
+                .collect();
+            top.sort_by(|a, b| {
+                searched[*b]
+                    .unwrap_or(0.0)
+                    .total_cmp(&searched[*a].unwrap_or(0.0))
+            });
+            top.truncate(self.config.deep);
+            if top.len() >= 2 {
+                let mut deeper: Vec<(usize, f64)> = Vec::new();
+                let mut best2 = f64::NEG_INFINITY;
+                let mut complete = true; // at least two finished (they are in order)
+                for &i in &top {
+                    let p = plays[i].position;
+                    if p.to_move().is_none() {
+                        deeper.push((i, searched[i].unwrap_or(0.0)));
+                        continue;
+                    }
+                    match self.chance_value2(&p, side, weights, best2) {
+                        Some(v) => {
+                            best2 = best2.max(v);
+                            deeper.push((i, v));
+                        }
+                        None if self.out_of_budget() => {
+                            complete = deeper.len() >= 2;
+                            break;
+                        }
+                        None => deeper.push((i, best2.min(searched[i].unwrap_or(0.0)))),
+                    }
+                }
+                if complete {
+                    // The deeper values replace the shallower ones of the few; the
+                    // rest are kept below the worst of them so the few stay on top.
+                    let floor = deeper.iter().map(|d| d.1).fold(f64::INFINITY, f64::min);
+                    for v in searched.iter_mut().flatten() {
+                        *v = v.min(floor - 1e-9);
+                    }
+                    for (i, v) in deeper {
+                        searched[i] = Some(v);
+                    }
+                }
+            }
+        }
+        self.deadline = None;
         (stat, searched)
     }
 

@@ -9,8 +9,8 @@ use chaupar_core::{Colour, Game, Position, Rules};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::eval::{sides, Side};
-use crate::{bot_with_budget, derive_seed, Bot};
+use crate::eval::sides;
+use crate::{bot_with_limits, derive_seed, Bot, Limits};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -99,6 +99,10 @@ pub struct SimSummary {
     pub mean_passed: f64,
     /// Games stopped by the turn limit (or dead).
     pub stopped: usize,
+    /// Median wall-clock milliseconds per decision of team a (decisions with a choice).
+    pub team_a_decision_ms: f64,
+    /// The same for team b.
+    pub team_b_decision_ms: f64,
     /// Per game results.
     #[serde(skip)]
     pub results: Vec<GameResult>,
@@ -116,14 +120,19 @@ fn stack_count(pos: &Position) -> usize {
         .sum()
 }
 
-/// Plays one game with a bot per colour (indexed by seat) and returns it and its statistics.
+/// Seconds each colour (by seat) took per decision with more than one choice.
+pub type DecisionTimes = [Vec<f64>; 4];
+
+/// Plays one game with a bot per colour (indexed by seat) and returns it, its
+/// statistics and the decision times.
 pub fn play_game(
     rules: Rules,
     players: u8,
     seed: u64,
     bots: &mut [Box<dyn Bot>; 4],
     max_turns: usize,
-) -> Result<(Game, GameResult), String> {
+) -> Result<(Game, GameResult, DecisionTimes), String> {
+    let mut times: DecisionTimes = Default::default();
     let mut game = Game::new(rules, players, seed).map_err(|e| e.to_string())?;
     let mut r = GameResult {
         seed,
@@ -140,9 +149,13 @@ pub fn play_game(
         let throw = game.throw().map_err(|e| e.to_string())?;
         gen.generate(&before, throw).map_err(|e| e.to_string())?;
         let plays = gen.plays();
+        let clock = std::time::Instant::now();
         let i = bots[mover.index()]
             .choose(&before, throw, &plays)
             .min(plays.len() - 1);
+        if plays.len() > 1 {
+            times[mover.index()].push(clock.elapsed().as_secs_f64());
+        }
         let play = &plays[i];
         game.play(&play.steps).map_err(|e| e.to_string())?;
         let after = play.position;
@@ -172,7 +185,7 @@ pub fn play_game(
             .map(|s| s.by as usize)
             .sum::<usize>();
     }
-    Ok((game, r))
+    Ok((game, r, times))
 }
 
 /// The side team a plays in game `index`: the first side (Yellow's) in even games,
@@ -181,8 +194,12 @@ pub fn a_is_first(index: usize) -> bool {
     index & 1 == 0
 }
 
-/// Simulates one game of the run.
-pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<GameResult, String> {
+/// A simulated game with the decision times (seconds) of team a and team b.
+pub type Simulated = (GameResult, Vec<f64>, Vec<f64>);
+
+/// Simulates one game of the run; also returns the decision times of team a
+/// and team b.
+pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<Simulated, String> {
     let pair = (index / 2) as u64;
     let seed = derive_seed(cfg.seed, pair);
     let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
@@ -197,16 +214,24 @@ pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<GameResult, String> {
         } else {
             &cfg.team_b
         };
-        bots.push(bot_with_budget(
+        bots.push(bot_with_limits(
             name,
             derive_seed(seed, 100 + c.index() as u64),
-            cfg.budget,
+            Limits::nodes_for_ms(cfg.budget.as_millis() as u64),
         )?);
     }
     let mut bots: [Box<dyn Bot>; 4] = bots
         .try_into()
         .map_err(|_| "internal: four bots".to_string())?;
-    let (game, mut r) = play_game(cfg.rules, cfg.players, seed, &mut bots, cfg.max_turns)?;
+    let (game, mut r, times) = play_game(cfg.rules, cfg.players, seed, &mut bots, cfg.max_turns)?;
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for c in Colour::ALL {
+        if first.has(c) == a_first {
+            ta.extend_from_slice(&times[c.index()]);
+        } else {
+            tb.extend_from_slice(&times[c.index()]);
+        }
+    }
     r.index = index;
     r.a_first = a_first;
     r.winner = game.position().winner().map(|w| {
@@ -217,14 +242,13 @@ pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<GameResult, String> {
             'b'
         }
     });
-    let _: Option<Side> = None;
-    Ok(r)
+    Ok((r, ta, tb))
 }
 
 /// Runs the simulation.
 pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
-    bot_with_budget(&cfg.team_a, 0, cfg.budget)?;
-    bot_with_budget(&cfg.team_b, 0, cfg.budget)?;
+    bot_with_limits(&cfg.team_a, 0, Limits::time(cfg.budget))?;
+    bot_with_limits(&cfg.team_b, 0, Limits::time(cfg.budget))?;
     let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
     if sides(&start).len() != 2 {
         return Err("the simulator needs two sides: 4 players, or 2 players".into());
@@ -248,7 +272,7 @@ pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let results: Vec<Result<GameResult, String>> = pool.install(|| {
+    let results: Vec<Result<Simulated, String>> = pool.install(|| {
         (0..cfg.games)
             .into_par_iter()
             .map(|i| {
@@ -259,8 +283,32 @@ pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
             .collect()
     });
     bar.finish_and_clear();
-    let results: Vec<GameResult> = results.into_iter().collect::<Result<_, _>>()?;
-    Ok(summarise(cfg, results))
+    let results: Vec<Simulated> = results.into_iter().collect::<Result<_, _>>()?;
+    let mut ta = Vec::new();
+    let mut tb = Vec::new();
+    let mut games = Vec::with_capacity(results.len());
+    for (g, a, b) in results {
+        games.push(g);
+        ta.extend(a);
+        tb.extend(b);
+    }
+    let mut s = summarise(cfg, games);
+    s.team_a_decision_ms = median(&mut ta) * 1000.0;
+    s.team_b_decision_ms = median(&mut tb) * 1000.0;
+    Ok(s)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 /// Totals and a 95% confidence interval (normal approximation) of the results.
@@ -300,6 +348,8 @@ pub fn summarise(cfg: &SimConfig, results: Vec<GameResult>) -> SimSummary {
         mean_blocks: mean(&|r| r.blocks),
         mean_passed: mean(&|r| r.passed),
         stopped: results.iter().filter(|r| r.winner.is_none()).count(),
+        team_a_decision_ms: 0.0,
+        team_b_decision_ms: 0.0,
         results,
     }
 }
@@ -338,14 +388,16 @@ impl SimSummary {
             100.0 * (1.0 - self.team_a_score)
         ));
         s.push_str(&format!(
-            "turns: mean {:.1}, median {:.1}\nper game: captures {:.2}, super-pieces formed {:.2}, blocks {:.2}, points passed {:.2}\nstopped by the turn limit (or dead): {}\n",
+            "turns: mean {:.1}, median {:.1}\nper game: captures {:.2}, super-pieces formed {:.2}, blocks {:.2}, points passed {:.2}\nstopped by the turn limit (or dead): {}\nmedian ms per decision with a choice: team a {:.2}, team b {:.2}\n",
             self.mean_turns,
             self.median_turns,
             self.mean_captures,
             self.mean_stacks,
             self.mean_blocks,
             self.mean_passed,
-            self.stopped
+            self.stopped,
+            self.team_a_decision_ms,
+            self.team_b_decision_ms
         ));
         s
     }
@@ -370,6 +422,8 @@ impl SimSummary {
             "mean_blocks": self.mean_blocks,
             "mean_points_passed": self.mean_passed,
             "stopped": self.stopped,
+            "team_a_decision_ms_median": self.team_a_decision_ms,
+            "team_b_decision_ms_median": self.team_b_decision_ms,
         })
     }
 }

@@ -10,7 +10,7 @@ use chaupar_core::{Dice, Generator, Play, Position, Throw};
 use rustc_hash::FxHashMap;
 
 use crate::eval::Side;
-use crate::{Bot, Rng};
+use crate::{Bot, Limits, Rng};
 
 /// UCB1's exploration constant.
 pub const EXPLORATION: f64 = std::f64::consts::SQRT_2;
@@ -40,6 +40,8 @@ pub struct UctBot {
     gen: Generator,
     budget: Duration,
     max_iterations: usize,
+    max_nodes: usize,
+    nodes: usize,
 }
 
 impl UctBot {
@@ -48,20 +50,34 @@ impl UctBot {
         UctBot::with_budget(seed, Duration::from_millis(250))
     }
 
-    /// UCT with this time budget per decision.
+    /// UCT with this time budget per decision (and the matching node budget).
     pub fn with_budget(seed: u64, budget: Duration) -> UctBot {
+        UctBot::with_limits(seed, Limits::time(budget))
+    }
+
+    /// UCT with these limits per decision (play generations count every
+    /// expansion and every turn of every playout).
+    pub fn with_limits(seed: u64, limits: Limits) -> UctBot {
         UctBot {
             rng: Rng::new(seed),
             dice: Dice::from_seed(seed ^ 0x5EED),
             gen: Generator::new(),
-            budget,
+            budget: limits.time,
             max_iterations: usize::MAX,
+            max_nodes: limits.nodes,
+            nodes: 0,
         }
     }
 
     /// UCT limited to a number of iterations instead of time (reproducible).
     pub fn with_iterations(seed: u64, iterations: usize) -> UctBot {
-        let mut b = UctBot::with_budget(seed, Duration::from_secs(3600));
+        let mut b = UctBot::with_limits(
+            seed,
+            Limits {
+                time: Duration::from_secs(3600),
+                nodes: usize::MAX,
+            },
+        );
         b.max_iterations = iterations.max(1);
         b
     }
@@ -70,6 +86,7 @@ impl UctBot {
         let side = pos.to_move().map(|m| Side::of(pos, m));
         let mut children = Vec::new();
         if self.gen.generate(pos, throw).is_ok() {
+            self.nodes += 2 + self.gen.len() / 5;
             for i in 0..self.gen.len() {
                 children.push(Child {
                     position: *self.gen.position(i),
@@ -96,6 +113,7 @@ impl UctBot {
             let t = self.dice.throw(pos.rules().faces);
             match self.gen.generate(&pos, t) {
                 Ok(n) if n > 0 => {
+                    self.nodes += 2 + n / 5;
                     let i = self.rng.below(n);
                     pos = *self.gen.position(i);
                 }
@@ -182,7 +200,10 @@ impl Bot for UctBot {
             visits: 0,
         };
         let mut it = 0;
-        while it < self.max_iterations && (it == 0 || start.elapsed() < self.budget) {
+        self.nodes = 0;
+        while it < self.max_iterations
+            && (it == 0 || (start.elapsed() < self.budget && self.nodes < self.max_nodes))
+        {
             self.iterate(&mut root);
             it += 1;
         }

@@ -57,7 +57,7 @@ fn games_between_bots_finish_with_a_winner() {
         bot_by_name("greedy", 3).unwrap(),
         bot_by_name("random", 4).unwrap(),
     ];
-    let (game, r) = play_game(Rules::preset(Preset::Chaupar), 4, 5, &mut bots, 3000).unwrap();
+    let (game, r, _) = play_game(Rules::preset(Preset::Chaupar), 4, 5, &mut bots, 3000).unwrap();
     assert!(game.position().winner().is_some());
     assert_eq!(r.turns, game.turns().len());
 }

@@ -67,7 +67,8 @@ pub struct SimArgs {
     /// 2 or 4 players (2-player chausar is Yellow against Black, each for himself).
     #[arg(long, default_value_t = 4)]
     players: u8,
-    /// Time budget per decision of the searching bots, in milliseconds.
+    /// Budget per decision of the searching bots, in milliseconds, applied as a
+    /// node budget (20 play generations per ms) so results do not depend on load.
     #[arg(long, default_value_t = 250)]
     budget: u64,
     /// Turns after which a game is stopped undecided.
@@ -233,8 +234,6 @@ pub fn sim(a: SimArgs) -> Result<(), String> {
     if a.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    chaupar_ai::bot_by_name(&a.team_a, 0)?;
-    chaupar_ai::bot_by_name(&a.team_b, 0)?;
     let cfg = SimConfig {
         rules,
         players: a.players,

@@ -1,0 +1,77 @@
+//! Measures the cost of play generation in random playouts and in the expert's
+//! search, to calibrate the node budget (plays generated per millisecond).
+use std::time::Instant;
+
+use chaupar_ai::{bot_by_name, bot_with_limits, Limits};
+use chaupar_core::{Dice, Generator, Position, Preset, Rules};
+
+fn main() {
+    for name in ["uct", "expert"] {
+        let mut bot = bot_with_limits(name, 1, Limits::nodes_for_ms(250)).unwrap();
+        let mut dice = Dice::from_seed(5);
+        let mut pos = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
+        for k in 0..30 {
+            let th = dice.throw(pos.rules().faces);
+            let plays = chaupar_core::legal_plays(&pos, th).unwrap();
+            let t = Instant::now();
+            let i = bot.choose(&pos, th, &plays);
+            if k % 10 == 0 {
+                println!(
+                    "{name}: decision {k}: {} plays, {:.1} ms",
+                    plays.len(),
+                    t.elapsed().as_secs_f64() * 1000.0
+                );
+            }
+            pos = plays[i].position;
+            if pos.to_move().is_none() {
+                break;
+            }
+        }
+    }
+    for preset in Preset::ALL {
+        let mut gen = Generator::new();
+        let mut dice = Dice::from_seed(1);
+        let mut rng = chaupar_ai::Rng::new(1);
+        let (mut gens, mut plays) = (0usize, 0usize);
+        let t = Instant::now();
+        for _ in 0..20 {
+            let mut pos = Position::new(Rules::preset(preset), 4).unwrap();
+            while pos.to_move().is_some() {
+                let n = gen.generate(&pos, dice.throw(pos.rules().faces)).unwrap();
+                gens += 1;
+                plays += n;
+                pos = *gen.position(rng.below(n));
+            }
+        }
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "{preset}: random play: {gens} generations, {plays} plays, {:.1} us/generation, {:.0} plays/ms",
+            ms * 1000.0 / gens as f64,
+            plays as f64 / ms
+        );
+        // Greedy play positions.
+        let mut bot = bot_by_name("greedy", 1).unwrap();
+        let (mut gens, mut plays) = (0usize, 0usize);
+        let t = Instant::now();
+        for _ in 0..20 {
+            let mut pos = Position::new(Rules::preset(preset), 4).unwrap();
+            while pos.to_move().is_some() {
+                let th = dice.throw(pos.rules().faces);
+                let n = gen.generate(&pos, th).unwrap();
+                gens += 1;
+                plays += n;
+                let ps = gen.plays();
+                pos = ps[bot.choose(&pos, th, &ps)].position;
+            }
+        }
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "{preset}: greedy play (with evaluation): {gens} generations, {plays} plays, {:.1} us/generation, {:.0} plays/ms",
+            ms * 1000.0 / gens as f64,
+            plays as f64 / ms
+        );
+    }
+}
+
+#[allow(dead_code)]
+fn uct_probe() {}

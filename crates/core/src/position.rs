@@ -599,3 +599,20 @@ impl Position {
             .any(|c| crate::play::can_ever_move(self, c))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_compact_copy_values() {
+        fn is_copy<T: Copy>() {}
+        is_copy::<Position>();
+        assert!(
+            core::mem::size_of::<Position>() <= 64,
+            "{}",
+            core::mem::size_of::<Position>()
+        );
+        eprintln!("Position: {} bytes", core::mem::size_of::<Position>());
+    }
+}

@@ -574,7 +574,17 @@ async function gamePage(main, id) {
     const rolling = key && key !== lastThrowKey;
     lastThrowKey = key || lastThrowKey;
     const dice = el('div', { class: 'dice', 'aria-live': 'polite' },
-      turn ? turn.throw.map((v) => die(v, null, rolling)) : [die(1, null, false), die(1, null, false), die(1, null, false)].map((d) => { d.classList.add('idle'); return d; }));
+      turn ? (() => {
+        // Dice already used this turn are dimmed (per-die play only).
+        const perDie = (g.options.throw || META.presets.find((p) => p.name === g.preset).values.throw) === 'dice';
+        const left = turn.dice_left.slice();
+        return turn.throw.map((v) => {
+          const d = die(v, null, rolling);
+          const k = left.indexOf(v);
+          if (perDie && k < 0) d.classList.add('used'); else if (k >= 0) left.splice(k, 1);
+          return d;
+        });
+      })() : [die(1, null, false), die(1, null, false), die(1, null, false)].map((d) => { d.classList.add('idle'); return d; }));
 
     const side = el('aside', { class: 'side' });
     // Status.

@@ -277,6 +277,7 @@ pub fn step_value(step: &Step) -> Value {
     m.insert("to".into(), step.to.into());
     m.insert("pieces".into(), step.pieces.into());
     m.insert("by".into(), step.by.into());
+    m.insert("dice".into(), step.dice.into());
     if let Some(d) = step.declare {
         m.insert(
             "declare".into(),

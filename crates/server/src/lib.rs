@@ -23,13 +23,14 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sqlx::AnyPool;
 use tokio::net::TcpListener;
-use tokio::sync::Mutex;
+use tokio::sync::{broadcast, Mutex};
 
 pub mod bots;
 pub mod db;
 pub mod i18n;
 pub mod live;
 pub mod markdown;
+mod ws;
 
 use live::{step_value, Core, Seat};
 
@@ -52,6 +53,38 @@ struct Entry {
     bots: HashMap<Colour, Box<dyn bots::Bot>>,
     driving: bool,
     deleted: bool,
+    /// Live updates for the game's WebSockets: sent by [`commit`] (after the
+    /// change is stored, under the entry's lock) and by deletion.
+    tx: broadcast::Sender<Push>,
+}
+
+impl Entry {
+    fn new(core: Core) -> Entry {
+        Entry {
+            core,
+            bots: HashMap::new(),
+            driving: false,
+            deleted: false,
+            tx: broadcast::channel(PUSH_BACKLOG).0,
+        }
+    }
+}
+
+/// How many pushes a slow WebSocket may fall behind before it is sent the
+/// current state instead of the ones it missed.
+const PUSH_BACKLOG: usize = 64;
+
+/// A message for the WebSockets of one game.
+#[derive(Clone, Debug)]
+enum Push {
+    /// `{"type": "state", "game": ...}`, already serialised.
+    State(Arc<String>),
+    /// The game was deleted.
+    Deleted,
+}
+
+fn state_message(core: &Core) -> Arc<String> {
+    Arc::new(json!({"type": "state", "game": core.view()}).to_string())
 }
 
 type Slot = Arc<Mutex<Entry>>;
@@ -168,6 +201,7 @@ pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> 
         .route("/api/games/:id/hint", get(api_hint))
         .route("/api/games/:id/record", get(api_record))
         .route("/api/games/:id/replay", get(api_replay))
+        .route("/api/games/:id/ws", get(ws::api_ws))
         .fallback(|| async { ApiError::not_found("no such page") })
         .with_state(state))
 }
@@ -284,21 +318,21 @@ async fn slot(state: &Shared, id: &str) -> Result<Slot, ApiError> {
             None,
         )
     })?;
-    let s = Arc::new(Mutex::new(Entry {
-        core,
-        bots: HashMap::new(),
-        driving: false,
-        deleted: false,
-    }));
+    let s = Arc::new(Mutex::new(Entry::new(core)));
     games.insert(id.to_string(), s.clone());
     Ok(s)
 }
 
-/// Stores a changed game, then keeps it; on a storage error nothing changes.
+/// Stores a changed game, then keeps it and pushes it to the game's WebSockets;
+/// on a storage error nothing changes. Every change of a game goes through here.
 async fn commit(state: &Shared, entry: &mut Entry, mut next: Core) -> Result<(), ApiError> {
     next.version = entry.core.version + 1;
     db::save(&state.db, &next.stored()).await?;
     entry.core = next;
+    if entry.tx.receiver_count() > 0 {
+        // No receiver is not an error: nobody is watching.
+        let _ = entry.tx.send(Push::State(state_message(&entry.core)));
+    }
     Ok(())
 }
 
@@ -339,15 +373,11 @@ async fn store_new(state: &Shared, core: Core) -> ApiResult {
     db::save(&state.db, &core.stored()).await?;
     let id = core.id.clone();
     let view = core.view();
-    state.games.lock().await.insert(
-        id.clone(),
-        Arc::new(Mutex::new(Entry {
-            core,
-            bots: HashMap::new(),
-            driving: false,
-            deleted: false,
-        })),
-    );
+    state
+        .games
+        .lock()
+        .await
+        .insert(id.clone(), Arc::new(Mutex::new(Entry::new(core))));
     tracing::info!(game = %id, "new game");
     kick(state.clone(), id);
     Ok(Json(view))
@@ -414,8 +444,9 @@ async fn api_game(State(state): State<Shared>, Path(id): Path<String>) -> ApiRes
 async fn api_delete(State(state): State<Shared>, Path(id): Path<String>) -> ApiResult {
     let s = slot(&state, &id).await?;
     let mut e = s.lock().await;
-    e.deleted = true;
     db::delete(&state.db, &id).await?;
+    e.deleted = true;
+    let _ = e.tx.send(Push::Deleted);
     state.games.lock().await.remove(&id);
     Ok(Json(json!({"deleted": id})))
 }
@@ -453,30 +484,71 @@ fn check_seat(core: &Core, seat: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn act(
-    state: Shared,
-    id: String,
-    body: Bytes,
-    f: impl FnOnce(&mut Core, &Act) -> Result<(), ApiError>,
-) -> ApiResult {
-    let req: Act = parse_body(&body)?;
-    let s = slot(&state, &id).await?;
+/// Applies a person's action to a game: checks the seat, changes a copy, stores
+/// it (which pushes it to the game's WebSockets), and wakes the computer seats.
+/// Answers the new state when `view` is asked for.
+async fn apply(
+    state: &Shared,
+    id: &str,
+    req: &Act,
+    f: Action,
+    view: bool,
+) -> Result<Option<Value>, ApiError> {
+    let s = slot(state, id).await?;
     let mut e = s.lock().await;
     check_seat(&e.core, &req.seat)?;
     let mut next = e.core.clone();
-    f(&mut next, &req)?;
-    commit(&state, &mut e, next).await?;
-    let view = e.core.view();
+    f(&mut next, req)?;
+    commit(state, &mut e, next).await?;
+    let answer = view.then(|| e.core.view());
     drop(e);
-    kick(state, id);
-    Ok(Json(view))
+    kick(state.clone(), id.to_string());
+    Ok(answer)
+}
+
+/// A person's action on a copy of the game.
+type Action = fn(&mut Core, &Act) -> Result<(), ApiError>;
+
+async fn act(state: Shared, id: String, body: Bytes, f: Action) -> ApiResult {
+    let req: Act = parse_body(&body)?;
+    let view = apply(&state, &id, &req, f, true).await?;
+    Ok(Json(view.unwrap_or(Value::Null)))
+}
+
+fn do_throw(c: &mut Core, _: &Act) -> Result<(), ApiError> {
+    c.throw().map_err(ApiError::conflict)
+}
+
+fn do_step(c: &mut Core, req: &Act) -> Result<(), ApiError> {
+    let step = step_of(req)?;
+    let t = c
+        .turn
+        .as_mut()
+        .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
+    t.step(step).map_err(|why| ApiError::illegal(&why))
+}
+
+fn do_undo(c: &mut Core, _: &Act) -> Result<(), ApiError> {
+    let t = c
+        .turn
+        .as_mut()
+        .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
+    t.undo()
+        .map(|_| ())
+        .ok_or_else(|| ApiError::conflict("no step to take back"))
+}
+
+fn do_end(c: &mut Core, _: &Act) -> Result<(), ApiError> {
+    let t = c
+        .turn
+        .as_ref()
+        .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
+    let play = t.finish().map_err(|why| ApiError::illegal(&why))?;
+    c.play_whole(&play.steps).map_err(ApiError::unprocessable)
 }
 
 async fn api_throw(State(state): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult {
-    act(state, id, body, |c, _| {
-        c.throw().map_err(ApiError::conflict)
-    })
-    .await
+    act(state, id, body, do_throw).await
 }
 
 fn step_of(req: &Act) -> Result<chaupar_core::Step, ApiError> {
@@ -488,60 +560,40 @@ fn step_of(req: &Act) -> Result<chaupar_core::Step, ApiError> {
 }
 
 async fn api_step(State(state): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult {
-    act(state, id, body, |c, req| {
-        let step = step_of(req)?;
-        let t = c
-            .turn
-            .as_mut()
-            .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
-        t.step(step).map_err(|why| ApiError::illegal(&why))
-    })
-    .await
+    act(state, id, body, do_step).await
 }
 
-/// Says whether a step would be allowed, and why not, without taking it.
-async fn api_check(State(state): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult {
-    let req: Act = parse_body(&body)?;
-    let s = slot(&state, &id).await?;
+/// Whether a step would be allowed, and why not, without taking it.
+async fn check(state: &Shared, id: &str, req: &Act) -> Result<Value, ApiError> {
+    let s = slot(state, id).await?;
     let e = s.lock().await;
     check_seat(&e.core, &req.seat)?;
-    let step = step_of(&req)?;
+    let step = step_of(req)?;
     let t = e
         .core
         .turn
         .as_ref()
         .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
-    Ok(Json(match t.why_not(&step) {
+    Ok(match t.why_not(&step) {
         None => json!({"allowed": true}),
         Some(why) => {
             json!({"allowed": false, "why": why.to_string(), "why_ru": i18n::why_ru(&why)})
         }
-    }))
+    })
+}
+
+/// Says whether a step would be allowed, and why not, without taking it.
+async fn api_check(State(state): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let req: Act = parse_body(&body)?;
+    Ok(Json(check(&state, &id, &req).await?))
 }
 
 async fn api_undo(State(state): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult {
-    act(state, id, body, |c, _| {
-        let t = c
-            .turn
-            .as_mut()
-            .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
-        t.undo()
-            .map(|_| ())
-            .ok_or_else(|| ApiError::conflict("no step to take back"))
-    })
-    .await
+    act(state, id, body, do_undo).await
 }
 
 async fn api_end(State(state): State<Shared>, Path(id): Path<String>, body: Bytes) -> ApiResult {
-    act(state, id, body, |c, _| {
-        let t = c
-            .turn
-            .as_ref()
-            .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
-        let play = t.finish().map_err(|why| ApiError::illegal(&why))?;
-        c.play_whole(&play.steps).map_err(ApiError::unprocessable)
-    })
-    .await
+    act(state, id, body, do_end).await
 }
 
 async fn api_hint(State(state): State<Shared>, Path(id): Path<String>) -> ApiResult {

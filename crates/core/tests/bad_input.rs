@@ -6,6 +6,14 @@ use chaupar_core::notation::{parse_play, parse_position, position_text};
 use chaupar_core::{json, record, Game, Generator, Position, Preset, Rules, Throw};
 use proptest::prelude::*;
 
+/// Cases per property: the default, or PROPTEST_CASES for a longer hunt.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 const START: &str = "classic 4 y Y6,7,23,23/R6,7,23,24/B6,7,23,24/G6,7,23,24 - Y23:1";
 
 fn sample_record() -> String {
@@ -45,7 +53,7 @@ fn mutated(base: String) -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(400), ..ProptestConfig::default() })]
 
     #[test]
     fn position_text_never_panics(s in "\\PC*") {

@@ -6,6 +6,14 @@ use std::collections::HashSet;
 use chaupar_core::dice::distinct_throws;
 use chaupar_core::{Game, Generator, Position, Preset, Rules};
 use proptest::prelude::*;
+
+/// Cases per property: the default, or PROPTEST_CASES for a longer hunt.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -42,7 +50,7 @@ fn positions(p: &Generator, n: usize) -> HashSet<Position> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(400), ..ProptestConfig::default() })]
 
     #[test]
     fn split_total_fast_path_equals_plain_search(rules in rules_strategy(), seed in any::<u64>(), turns in 0usize..250) {

@@ -6,6 +6,14 @@ use chaupar_core::board::{self, Square};
 use chaupar_core::dice::Dice;
 use chaupar_core::{json, notation, record, Game, Generator, Position, Preset, Rules, Throw, Turn};
 use proptest::prelude::*;
+
+/// Cases per property: the default, or PROPTEST_CASES for a longer hunt.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 /// A position after `turns` random plays of a seeded game.
@@ -74,7 +82,7 @@ fn presets() -> impl Strategy<Value = (Preset, u8)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(96), ..ProptestConfig::default() })]
 
     #[test]
     fn reached_positions_are_sound((preset, players) in presets(), seed in any::<u64>(), turns in 0usize..260) {
@@ -147,7 +155,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(48), ..ProptestConfig::default() })]
 
     /// The fast playout policy keeps every invariant, ends games, and repeats with its seed.
     #[test]

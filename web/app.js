@@ -29,6 +29,7 @@ const TEXT = {
     keys: 'Keys: T throw, U undo, E end turn, H hint, Esc cancel; arrows step through a replay.',
     step_of: 'step', delete: 'Delete', confirm_delete: 'Delete this game?', lang: 'RU',
     whose: 'to move', you: 'person', cpu: 'computer', thrown: 'Throw',
+    deleted: 'This game was deleted.',
   },
   ru: {
     title: 'Чаупар', nav_lobby: 'Партии', nav_rules: 'Правила',
@@ -51,6 +52,7 @@ const TEXT = {
     keys: 'Клавиши: T бросок, U отмена, E конец хода, H подсказка, Esc отмена; стрелки листают повтор.',
     step_of: 'шаг', delete: 'Удалить', confirm_delete: 'Удалить эту партию?', lang: 'EN',
     whose: 'ходит', you: 'человек', cpu: 'компьютер', thrown: 'Бросок',
+    deleted: 'Эта партия удалена.',
   },
 };
 const COLOUR_NAME = {
@@ -490,7 +492,9 @@ async function gamePage(main, id) {
     if (busy) return;
     busy = true;
     try {
-      g = await api('POST', `/api/games/${id}/${path}`, Object.assign({ seat: g.to_move }, body || {}));
+      const r = await api('POST', `/api/games/${id}/${path}`, Object.assign({ seat: g.to_move }, body || {}));
+      // The socket may already have brought a later state (a computer playing on).
+      g = pushed && pushed.version > r.version ? pushed : r;
       sel = null;
       render();
     } catch (e) {
@@ -667,16 +671,75 @@ async function gamePage(main, id) {
     } catch (e) { hintBox.replaceChildren(el('p', { class: 'error' }, e.message)); }
   }
 
+  function update(n, force) {
+    if (force || n.version !== g.version || n.outcome !== g.outcome) {
+      const turnChanged = JSON.stringify(n.turn && n.turn.steps) !== JSON.stringify(g.turn && g.turn.steps) || n.to_move !== g.to_move;
+      g = n;
+      if (turnChanged) { sel = null; hintBox.replaceChildren(); }
+      render();
+    }
+  }
+
   async function refresh(force) {
     try {
-      const n = await api('GET', `/api/games/${id}`);
-      if (force || n.version !== g.version || n.outcome !== g.outcome) {
-        const turnChanged = JSON.stringify(n.turn && n.turn.steps) !== JSON.stringify(g.turn && g.turn.steps) || n.to_move !== g.to_move;
-        g = n;
-        if (turnChanged) { sel = null; hintBox.replaceChildren(); }
-        render();
-      }
+      update(await api('GET', `/api/games/${id}`), force);
     } catch (_) { /* the next poll tries again */ }
+  }
+
+  // Live updates come over a WebSocket (docs/api.md): the state on connect and
+  // after every change. While no socket is open the page polls, and it tries
+  // the socket again after 0.5, 1, 2, 4 … 15 s.
+  let left = false;
+  let sock = null;
+  let pushed = null;
+  let pollTimer = null;
+  let retryTimer = null;
+  let retries = 0;
+  function setLive(how) { wrap.dataset.live = how; }
+  function startPolling() {
+    setLive('polling');
+    if (!pollTimer) pollTimer = setInterval(() => { if (!busy) refresh(false); }, 400);
+  }
+  function stopPollTimer() {
+    if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+  }
+  function connect() {
+    retryTimer = null;
+    if (left) return;
+    let s;
+    try {
+      s = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/games/${encodeURIComponent(id)}/ws`);
+    } catch (_) { startPolling(); return; }
+    sock = s;
+    s.onopen = () => { retries = 0; stopPollTimer(); setLive('socket'); };
+    s.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (_) { return; }
+      if (m.type === 'state' && m.game) {
+        pushed = m.game;
+        // An action under way takes the newest state when its answer comes.
+        if (!busy) update(m.game, false);
+      } else if (m.type === 'deleted') {
+        leave();
+        toast(t('deleted'), true);
+        location.hash = '#/';
+      }
+    };
+    s.onclose = () => {
+      if (sock !== s) return;
+      sock = null;
+      pushed = null;
+      if (left) return;
+      startPolling();
+      retryTimer = setTimeout(connect, Math.min(15000, 500 * 2 ** retries));
+      retries++;
+    };
+  }
+  function leave() {
+    left = true;
+    stopPollTimer();
+    if (retryTimer) clearTimeout(retryTimer);
+    if (sock) { const s = sock; sock = null; s.close(); }
   }
 
   function onKey(ev) {
@@ -690,9 +753,9 @@ async function gamePage(main, id) {
     else if (k === 'escape' && sel) { sel = null; render(); }
   }
   document.addEventListener('keydown', onKey);
-  const timer = setInterval(() => { if (!busy) refresh(false); }, 400);
-  stopPolling = () => { clearInterval(timer); document.removeEventListener('keydown', onKey); };
+  stopPolling = () => { leave(); document.removeEventListener('keydown', onKey); };
   render();
+  if (typeof WebSocket === 'function') connect(); else startPolling();
 }
 
 // ---------- replay ----------

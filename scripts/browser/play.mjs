@@ -1,7 +1,10 @@
 // Plays a whole game of Chaupar in headless Chromium through the web board: one
 // person (Yellow) and three computer seats. The person takes the first allowed
-// destination each time. Checks that the winner is shown and that the page logged
-// no console errors; saves screenshots in target/browser/.
+// destination each time. Checks that the winner is shown, that the game page was
+// kept up to date over its WebSocket (not by polling), and that the page logged
+// no console errors; saves screenshots in target/browser/. Then checks live
+// updates: a dropped socket is reopened, a page without WebSocket polls, and a
+// deleted game sends the page back to the list.
 //
 // Usage: node play.mjs BASE_URL OUT_DIR
 import { chromium } from 'playwright-core';
@@ -50,6 +53,12 @@ async function playOneGame() {
   await page.click('#start');
   await page.waitForURL(/#\/game\//);
   await page.waitForSelector('svg.board');
+  await page.waitForSelector('.game[data-live="socket"]', { timeout: 5000 });
+  const gameId = page.url().split('/').pop();
+  let polls = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname === `/api/games/${gameId}`) polls++;
+  });
   const board = await page.evaluate(() => fetch('/api/board').then((r) => r.json()));
   const t0 = Date.now();
   let actions = 0;
@@ -112,7 +121,10 @@ async function playOneGame() {
   const winner = (await page.locator('#winner').textContent()).trim();
   await page.waitForSelector('#game-over');
   await page.screenshot({ path: path.join(out, 'final.png') });
-  console.log(`browser: game over after ${actions} clicks in ${Math.round((Date.now() - t0) / 1000)} s: ${winner}`);
+  console.log(`browser: game over after ${actions} clicks in ${Math.round((Date.now() - t0) / 1000)} s: ${winner}; ${polls} GETs of the game`);
+  if ((await page.locator('.game').getAttribute('data-live')) !== 'socket') throw new Error('the game page is not on its WebSocket');
+  // Updates came over the socket: the page only fetched the game after a refused click.
+  if (polls > 10) throw new Error(`the game page fetched the game ${polls} times: polling instead of its WebSocket?`);
   if (!/Winner|Победа|dead|мертва/.test(winner)) throw new Error(`no winner shown: ${winner}`);
   // The replay and rules pages draw without errors too.
   const id = page.url().split('/').pop();
@@ -131,15 +143,76 @@ async function playOneGame() {
   await context.close();
 }
 
-try {
-  await playOneGame();
-  if (errors.length) throw new Error(`the page logged errors:\n  ${errors.join('\n  ')}`);
-  passed++;
-} catch (e) {
-  console.error(`browser: FAILED: ${e.message}`);
-  failed++;
-} finally {
-  await browser.close();
+// A game of computers, slow enough to watch; returns its id.
+async function computerGame(page, delay) {
+  const cpu = { kind: 'computer', level: 1 };
+  const g = await page.evaluate((body) => fetch('/api/games', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  }).then((r) => r.json()), { preset: 'chaupar', delay_ms: delay, seats: { yellow: cpu, red: cpu, black: cpu, green: cpu } });
+  return g.id;
 }
+
+// Waits until the page shows more moves than it does now.
+async function movesGrow(page, what) {
+  const n = await page.locator('.movelist li').count();
+  try {
+    await page.waitForFunction((k) => document.querySelectorAll('.movelist li').length > k, n, { timeout: 15000 });
+  } catch (_) { throw new Error(`${what}: the page showed no new move in 15 s`); }
+}
+
+async function liveUpdates() {
+  // A socket that drops is opened again, and updates go on.
+  const context = await browser.newContext();
+  let sockets = 0;
+  await context.routeWebSocket(/\/api\/games\/[^/]+\/ws$/, (ws) => {
+    sockets++;
+    if (sockets === 1) setTimeout(() => ws.close(), 300); // the first one drops
+    else ws.connectToServer();
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await page.goto(base + '/#/');
+  await page.waitForSelector('#new-game');
+  const id = await computerGame(page, 150);
+  await page.goto(`${base}/#/game/${id}`);
+  await page.waitForSelector('.game[data-live="polling"]', { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('.game[data-live="socket"]'), null, { timeout: 10000 });
+  if (sockets < 2) throw new Error(`the dropped socket was not opened again (${sockets} sockets)`);
+  await movesGrow(page, 'after a reconnect');
+  // Deleting the game (elsewhere) sends the page back to the list.
+  await page.evaluate((gid) => fetch(`/api/games/${gid}`, { method: 'DELETE' }), id);
+  await page.waitForSelector('#new-game', { timeout: 5000 });
+  await page.waitForSelector('#toast.show.bad', { timeout: 2000 });
+  await context.close();
+
+  // Without WebSocket the page polls.
+  const old = await browser.newContext();
+  await old.addInitScript(() => { window.WebSocket = undefined; });
+  const p2 = await old.newPage();
+  p2.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await p2.goto(base + '/#/');
+  await p2.waitForSelector('#new-game');
+  const id2 = await computerGame(p2, 150);
+  await p2.goto(`${base}/#/game/${id2}`);
+  await p2.waitForSelector('.game[data-live="polling"]', { timeout: 5000 });
+  await movesGrow(p2, 'polling without WebSocket');
+  await p2.evaluate((gid) => fetch(`/api/games/${gid}`, { method: 'DELETE' }), id2);
+  await old.close();
+  console.log('browser: live updates: a dropped socket reconnects, no WebSocket means polling, deletion is pushed');
+}
+
+for (const test of [playOneGame, liveUpdates]) {
+  try {
+    errors.length = 0;
+    await test();
+    if (errors.length) throw new Error(`the page logged errors:\n  ${errors.join('\n  ')}`);
+    passed++;
+  } catch (e) {
+    console.error(`browser: FAILED: ${test.name}: ${e.message}`);
+    failed++;
+  }
+}
+await browser.close();
 console.log(`browser: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

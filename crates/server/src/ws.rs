@@ -18,8 +18,12 @@ use super::{
     Push, Shared, Slot,
 };
 
-/// The largest message a client may send (a step is about 100 bytes).
+/// The largest message a client may send (a step is about 100 bytes); longer
+/// ones are refused with an error.
 const MAX_MESSAGE: usize = 16 * 1024;
+
+/// Longer messages than this are not even read: the socket is closed.
+const MAX_FRAME: usize = 1024 * 1024;
 
 const ACTIONS: &str = "throw, step, undo, end or check";
 
@@ -40,7 +44,8 @@ pub(crate) async fn api_ws(
         )
     })?;
     Ok(ws
-        .max_message_size(MAX_MESSAGE)
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| session(state, id, s, socket))
         .into_response())
 }
@@ -119,6 +124,16 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
             msg = socket.recv() => {
                 let reply = match msg {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                    Some(Ok(Message::Text(text))) if text.len() > MAX_MESSAGE => {
+                        error_message(&ApiError(
+                            StatusCode::PAYLOAD_TOO_LARGE,
+                            format!(
+                                "a message may have at most {MAX_MESSAGE} bytes, not {}",
+                                text.len()
+                            ),
+                            None,
+                        ))
+                    }
                     Some(Ok(Message::Text(text))) => match action(&state, &id, &text).await {
                         Ok(None) => continue,
                         Ok(Some(v)) => v.to_string(),

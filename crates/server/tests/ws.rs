@@ -210,6 +210,11 @@ async fn wrong_messages_get_errors_and_change_nothing() {
     refused(&mut ws, Message::Text("{not json".into()), 400).await;
     refused(&mut ws, Message::Text("[1, 2]".into()), 400).await;
     refused(&mut ws, Message::Binary(vec![1, 2, 3]), 400).await;
+    let long = format!(
+        "{{\"action\": \"throw\", \"seat\": \"{}\"}}",
+        "y".repeat(20_000)
+    );
+    refused(&mut ws, Message::Text(long), 413).await;
     refused(&mut ws, text(json!({"seat": mover})), 400).await;
     let m = refused(&mut ws, text(json!({"action": "fly", "seat": mover})), 400).await;
     assert!(m["error"].as_str().unwrap().contains("fly"), "{m}");

@@ -25,6 +25,8 @@ const MAX_MESSAGE: usize = 16 * 1024;
 /// Longer messages than this are not even read: the socket is closed.
 const MAX_FRAME: usize = 1024 * 1024;
 
+const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
 const ACTIONS: &str = "throw, step, undo, end or check";
 
 /// Upgrades to a WebSocket for a game that exists: `404` like HTTP otherwise, and
@@ -88,8 +90,18 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
     if socket.send(Message::Text((*first).clone())).await.is_err() {
         return;
     }
+    // A ping now and then keeps idle connections open through proxies and ends
+    // the session of a client that has gone.
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ping.tick().await;
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if socket.send(Message::Ping(Vec::new())).await.is_err() {
+                    return;
+                }
+            }
             push = rx.recv() => {
                 let text = match push {
                     Ok(Push::State(text)) => (*text).clone(),

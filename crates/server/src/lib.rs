@@ -496,6 +496,10 @@ async fn apply(
 ) -> Result<Option<Value>, ApiError> {
     let s = slot(state, id).await?;
     let mut e = s.lock().await;
+    if e.deleted {
+        // Deleted while this request waited for the lock: storing it would bring it back.
+        return Err(ApiError::not_found(format!("no game {id:?}")));
+    }
     check_seat(&e.core, &req.seat)?;
     let mut next = e.core.clone();
     f(&mut next, req)?;

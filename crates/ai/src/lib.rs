@@ -339,6 +339,7 @@ fn level4_config() -> SearchConfig {
         max_nodes: 30 * search::NODES_PER_MS,
         deep: 0,
         replies: 1,
+        prune: true,
     }
 }
 
@@ -404,7 +405,10 @@ pub fn rank_plays(pos: &Position, plays: Vec<Play>, config: &SearchConfig) -> Ve
         return Vec::new();
     }
     let weights = Weights::embedded(pos.rules().preset);
-    let mut s = Searcher::new(config.clone());
+    let mut s = Searcher::new(SearchConfig {
+        prune: false,
+        ..config.clone()
+    });
     let (stat, searched) = s.analyse(pos, &plays, weights, None);
     let pairs: Vec<(f64, f64)> = stat
         .iter()

@@ -28,6 +28,9 @@ use crate::eval::{win_chance_with, Side, Weights};
 /// simulations reproducible under any load.
 pub const NODES_PER_MS: usize = 1000;
 
+/// How far below the best a pruned play is recorded.
+const PRUNED: f64 = 1e-6;
+
 /// The default work budget (about 250 ms).
 pub const DEFAULT_NODES: usize = 250 * NODES_PER_MS;
 
@@ -47,6 +50,8 @@ pub struct SearchConfig {
     pub deep: usize,
     /// Replies kept per throw in the deeper search (move filtering).
     pub replies: usize,
+    /// Star1 pruning (off for hints and reviews, which show every value).
+    pub prune: bool,
 }
 
 impl Default for SearchConfig {
@@ -58,6 +63,7 @@ impl Default for SearchConfig {
             max_nodes: DEFAULT_NODES,
             deep: 4,
             replies: 3,
+            prune: true,
         }
     }
 }
@@ -261,14 +267,20 @@ impl Searcher {
                 best = best.max(v);
                 continue;
             }
-            if let Some(v) = self.chance_value(p, side, weights, best) {
+            let alpha = if self.config.prune {
+                best
+            } else {
+                f64::NEG_INFINITY
+            };
+            if let Some(v) = self.chance_value(p, side, weights, alpha) {
                 searched[i] = Some(v);
                 if v > best {
                     best = v;
                 }
             } else {
-                // Pruned: worth at most `best`; record the bound.
-                searched[i] = Some(best.min(stat[i]));
+                // Pruned: worth at most `best` (strictly less matters: a tie
+                // would let a pruned play be chosen); record just below it.
+                searched[i] = Some(best.min(stat[i]) - PRUNED);
             }
         }
         if self.config.deep > 0 && !self.out_of_budget() {
@@ -292,7 +304,12 @@ impl Searcher {
                         deeper.push((i, searched[i].unwrap_or(0.0)));
                         continue;
                     }
-                    match self.chance_value2(&p, side, weights, best2) {
+                    let alpha = if self.config.prune {
+                        best2
+                    } else {
+                        f64::NEG_INFINITY
+                    };
+                    match self.chance_value2(&p, side, weights, alpha) {
                         Some(v) => {
                             best2 = best2.max(v);
                             deeper.push((i, v));
@@ -301,7 +318,7 @@ impl Searcher {
                             complete = deeper.len() >= 2;
                             break;
                         }
-                        None => deeper.push((i, best2.min(searched[i].unwrap_or(0.0)))),
+                        None => deeper.push((i, best2.min(searched[i].unwrap_or(0.0)) - PRUNED)),
                     }
                 }
                 if complete {

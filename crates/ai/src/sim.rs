@@ -311,7 +311,18 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Totals and a 95% confidence interval (normal approximation) of the results.
+/// The 95% Wilson score interval of a proportion `p` over `n` trials (sound
+/// near 0 and 1, unlike the normal approximation).
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.96f64;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Totals and a 95% confidence interval (Wilson) of the results.
 pub fn summarise(cfg: &SimConfig, results: Vec<GameResult>) -> SimSummary {
     let n = results.len();
     let nf = n.max(1) as f64;
@@ -319,7 +330,7 @@ pub fn summarise(cfg: &SimConfig, results: Vec<GameResult>) -> SimSummary {
     let b = results.iter().filter(|r| r.winner == Some('b')).count();
     let undecided = n - a - b;
     let score = (a as f64 + 0.5 * undecided as f64) / nf;
-    let half = 1.96 * (score * (1.0 - score) / nf).sqrt();
+    let ci = wilson(score, nf);
     let mut turns: Vec<usize> = results.iter().map(|r| r.turns).collect();
     turns.sort_unstable();
     let median = if turns.is_empty() {
@@ -340,7 +351,7 @@ pub fn summarise(cfg: &SimConfig, results: Vec<GameResult>) -> SimSummary {
         team_a_wins: a,
         team_b_wins: b,
         team_a_score: score,
-        team_a_ci: ((score - half).max(0.0), (score + half).min(1.0)),
+        team_a_ci: ci,
         mean_turns: mean(&|r| r.turns),
         median_turns: median,
         mean_captures: mean(&|r| r.captures),

@@ -1514,25 +1514,33 @@ impl Turn {
     }
 
     fn qualifies(&self, node: &Node, memo: &mut FxHashMap<Node, bool>) -> bool {
+        self.reaches_best(node, memo, true)
+    }
+
+    /// Whether some way of finishing the turn from `node` uses the throw as well as
+    /// the best play does (and, with `blocks`, breaks as many overdue blocks).
+    fn reaches_best(&self, node: &Node, memo: &mut FxHashMap<Node, bool>, blocks: bool) -> bool {
         if let Some(v) = memo.get(node) {
             return *v;
         }
         let mut steps = Vec::new();
         for_each_step(node, |s| steps.push(s));
         let ok = if steps.is_empty() {
-            if let Some(p) = node.pass() {
-                let ok = self.qualifies(&p, memo);
-                memo.insert(*node, ok);
-                return ok;
+            match node.pass() {
+                Some(p) => self.reaches_best(&p, memo, blocks),
+                None => {
+                    let broken = if blocks {
+                        broken(&self.start_overdue, node, self.mover)
+                    } else {
+                        self.best.2
+                    };
+                    (node.used_dice, node.used_pips, broken) == self.best
+                }
             }
-            let usage = (
-                node.used_dice,
-                node.used_pips,
-                broken(&self.start_overdue, node, self.mover),
-            );
-            usage == self.best
         } else {
-            steps.iter().any(|s| self.qualifies(&apply(node, s), memo))
+            steps
+                .iter()
+                .any(|s| self.reaches_best(&apply(node, s), memo, blocks))
         };
         memo.insert(*node, ok);
         ok
@@ -1586,13 +1594,8 @@ impl Turn {
         let child = apply(node, step);
         let mut memo = FxHashMap::default();
         if !self.qualifies(&child, &mut memo) {
-            // Would it qualify if only dice and pips counted?
-            let relaxed = Turn {
-                best: (self.best.0, self.best.1, 0),
-                ..self.clone()
-            };
-            let mut memo2 = FxHashMap::default();
-            if self.best.2 > 0 && relaxed.qualifies_relaxed(&child, &mut memo2) {
+            // Would it do if only dice and pips counted?
+            if self.best.2 > 0 && self.reaches_best(&child, &mut FxHashMap::default(), false) {
                 let b = self
                     .start_overdue
                     .iter()
@@ -1686,28 +1689,6 @@ impl Turn {
             return Err(Illegal::Declare { needed: needs });
         }
         Ok(())
-    }
-
-    fn qualifies_relaxed(&self, node: &Node, memo: &mut FxHashMap<Node, bool>) -> bool {
-        if let Some(v) = memo.get(node) {
-            return *v;
-        }
-        let mut steps = Vec::new();
-        for_each_step(node, |s| steps.push(s));
-        let ok = if steps.is_empty() {
-            if let Some(p) = node.pass() {
-                let ok = self.qualifies_relaxed(&p, memo);
-                memo.insert(*node, ok);
-                return ok;
-            }
-            (node.used_dice, node.used_pips) == (self.best.0, self.best.1)
-        } else {
-            steps
-                .iter()
-                .any(|s| self.qualifies_relaxed(&apply(node, s), memo))
-        };
-        memo.insert(*node, ok);
-        ok
     }
 
     /// Takes a step; on error nothing changes.

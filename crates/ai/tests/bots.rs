@@ -79,6 +79,21 @@ fn simulator_is_deterministic_whatever_the_jobs() {
     let a = simulate(&cfg(1)).unwrap();
     let b = simulate(&cfg(2)).unwrap();
     assert_eq!(a.results, b.results);
+    // The searching bots run on a work budget in the simulator, so they too
+    // give the same games whatever the number of threads.
+    let expert = |jobs| SimConfig {
+        rules: Rules::preset(Preset::Chaupar),
+        games: 2,
+        team_a: "expert".into(),
+        team_b: "uct".into(),
+        budget: Duration::from_millis(1),
+        max_turns: 12,
+        ..cfg(jobs)
+    };
+    assert_eq!(
+        simulate(&expert(1)).unwrap().results,
+        simulate(&expert(2)).unwrap().results
+    );
     assert_eq!(a.games, 4);
     assert_eq!(a.json()["games"], 4);
     assert!(a.json().get("mean_turns").is_some());

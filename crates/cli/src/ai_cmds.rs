@@ -1,6 +1,6 @@
 //! The computer-player commands: `hint`, `review`, `sim` and `train`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
@@ -8,7 +8,7 @@ use clap::Args;
 use chaupar_ai::search::SearchConfig;
 use chaupar_ai::sim::{simulate, SimConfig};
 use chaupar_ai::train::{train, TrainConfig};
-use chaupar_core::{json, notation, record, Position, Preset, Rules, Throw};
+use chaupar_core::{json, notation, record, Position, Rules, Throw};
 
 /// Arguments of `chaupar hint`.
 #[derive(Args, Debug)]
@@ -116,28 +116,7 @@ fn emit(text: &str) {
     }
 }
 
-fn read_source(arg: &str) -> Result<String, String> {
-    if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))
-    }
-}
-
-fn parse_position(text: &str) -> Result<Position, String> {
-    let t = text.trim();
-    if t.starts_with('{') {
-        json::parse_position(t).map_err(|e| e.to_string())
-    } else if let Ok(p) = t.parse::<Preset>() {
-        Position::new(Rules::preset(p), 4).map_err(|e| e.to_string())
-    } else {
-        notation::parse_position(t).map_err(|e| e.to_string())
-    }
-}
+use crate::{parse_any_position as parse_position, read_source};
 
 fn config(budget_ms: u64) -> SearchConfig {
     if budget_ms == 0 {

@@ -68,7 +68,8 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
 }
 
-fn read_source(arg: &str) -> Result<String, String> {
+/// Reads a file, or standard input for `-`.
+pub(crate) fn read_source(arg: &str) -> Result<String, String> {
     if arg == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -81,7 +82,7 @@ fn read_source(arg: &str) -> Result<String, String> {
 }
 
 /// Reads a position from JSON or position text.
-fn parse_any_position(text: &str) -> Result<Position, String> {
+pub(crate) fn parse_any_position(text: &str) -> Result<Position, String> {
     let t = text.trim();
     if t.starts_with('{') {
         json::parse_position(t).map_err(|e| e.to_string())

@@ -205,6 +205,9 @@ impl Bot for UctBot {
             && (it == 0 || (start.elapsed() < self.budget && self.nodes < self.max_nodes))
         {
             self.iterate(&mut root);
+            // Every iteration costs at least one unit, so that iterations which meet
+            // only finished games (no playout, no play generation) still end.
+            self.nodes += 1;
             it += 1;
         }
         let mut best = 0;

@@ -396,16 +396,25 @@ async fn api_create(State(state): State<Shared>, body: Bytes) -> ApiResult {
     if req.delay_ms.is_some_and(|d| d > 60_000) {
         return Err(ApiError::unprocessable("delay_ms must be at most 60000"));
     }
-    let core = Core {
+    let core = new_core(game, seats, req.delay_ms.unwrap_or(state.opts.delay_ms));
+    store_new(&state, core).await
+}
+
+/// A game just made or imported, with a fresh id and no turn under way.
+fn new_core(
+    game: chaupar_core::Game,
+    seats: std::collections::BTreeMap<chaupar_core::Colour, live::Seat>,
+    delay_ms: u64,
+) -> Core {
+    Core {
         id: format!("{:012x}", random_u64() & 0xffff_ffff_ffff),
         created: live::now(),
         game,
         turn: None,
         seats,
-        delay_ms: req.delay_ms.unwrap_or(state.opts.delay_ms),
+        delay_ms,
         version: 1,
-    };
-    store_new(&state, core).await
+    }
 }
 
 #[derive(Deserialize)]
@@ -423,15 +432,7 @@ async fn api_import(State(state): State<Shared>, body: Bytes) -> ApiResult {
     let game = record::replay(&req.record).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let seats = live::parse_seats(&req.seats.unwrap_or(json!({})), game.position())
         .map_err(ApiError::unprocessable)?;
-    let core = Core {
-        id: format!("{:012x}", random_u64() & 0xffff_ffff_ffff),
-        created: live::now(),
-        game,
-        turn: None,
-        seats,
-        delay_ms: req.delay_ms.unwrap_or(state.opts.delay_ms),
-        version: 1,
-    };
+    let core = new_core(game, seats, req.delay_ms.unwrap_or(state.opts.delay_ms));
     store_new(&state, core).await
 }
 

@@ -427,6 +427,21 @@ pub(crate) struct Unit {
     pub(crate) group_pair: bool,
 }
 
+impl Unit {
+    /// The step moving this unit one part of a split total.
+    fn part_step(&self, colour: Colour, to: u8, by: u8) -> Step {
+        Step {
+            colour,
+            from: self.from,
+            to,
+            pieces: self.size,
+            by,
+            dice: 0,
+            declare: None,
+        }
+    }
+}
+
 /// The units the actor may move, calling `f` on each.
 pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
     let pos = &node.pos;
@@ -1266,15 +1281,7 @@ impl Generator {
             }
             landed[k] = to;
             sum += by;
-            self.path.push(Step {
-                colour: a,
-                from: u.from,
-                to,
-                pieces: u.size,
-                by,
-                dice: 0,
-                declare: None,
-            });
+            self.path.push(u.part_step(a, to, by));
         }
         // A stack a piece joined does not move again this turn.
         for piece in n.pos.pieces[ai].iter_mut() {
@@ -1341,15 +1348,7 @@ impl Generator {
             }
             match check_move(&n, &obs, &u, by) {
                 Ok((to, _, _)) => {
-                    let step = Step {
-                        colour: n.actor,
-                        from: u.from,
-                        to,
-                        pieces: u.size,
-                        by,
-                        dice: 0,
-                        declare: None,
-                    };
+                    let step = u.part_step(n.actor, to, by);
                     n = apply(&n, &step);
                     self.path.push(step);
                 }

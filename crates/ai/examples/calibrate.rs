@@ -6,6 +6,12 @@ use chaupar_ai::{bot_by_name, bot_with_limits, Limits};
 use chaupar_core::{Dice, Generator, Position, Preset, Rules};
 
 fn main() {
+    for p in Preset::ALL {
+        fit(p);
+    }
+    if std::env::args().any(|a| a == "--fit") {
+        return;
+    }
     for name in ["uct", "expert"] {
         let mut bot = bot_with_limits(name, 1, Limits::nodes_for_ms(250)).unwrap();
         let mut dice = Dice::from_seed(5);
@@ -73,5 +79,45 @@ fn main() {
     }
 }
 
-#[allow(dead_code)]
-fn uct_probe() {}
+/// Fits work units: time of one generation plus evaluating every play, against
+/// the number of plays, over positions from greedy games (least squares).
+fn fit(preset: Preset) {
+    use chaupar_ai::eval::{win_chance_with, Side, Weights};
+    let w = Weights::embedded(preset);
+    let mut gen = Generator::new();
+    let mut dice = Dice::from_seed(3);
+    let mut bot = bot_by_name("greedy", 1).unwrap();
+    let mut samples: Vec<(f64, f64)> = Vec::new();
+    for _ in 0..30 {
+        let mut pos = Position::new(Rules::preset(preset), 4).unwrap();
+        while let Some(m) = pos.to_move() {
+            let side = Side::of(&pos, m);
+            for (t, _) in chaupar_core::dice::distinct_throws(pos.rules().faces) {
+                let t0 = Instant::now();
+                let mut s = 0.0;
+                for _ in 0..5 {
+                    let n = gen.generate(&pos, t).unwrap();
+                    for i in 0..n {
+                        s += win_chance_with(gen.position(i), side, w);
+                    }
+                }
+                std::hint::black_box(s);
+                samples.push((gen.len() as f64, t0.elapsed().as_secs_f64() * 1e6 / 5.0));
+            }
+            let th = dice.throw(pos.rules().faces);
+            let plays = chaupar_core::legal_plays(&pos, th).unwrap();
+            pos = plays[bot.choose(&pos, th, &plays)].position;
+        }
+    }
+    let n = samples.len() as f64;
+    let mx = samples.iter().map(|s| s.0).sum::<f64>() / n;
+    let my = samples.iter().map(|s| s.1).sum::<f64>() / n;
+    let sxy: f64 = samples.iter().map(|s| (s.0 - mx) * (s.1 - my)).sum();
+    let sxx: f64 = samples.iter().map(|s| (s.0 - mx) * (s.0 - mx)).sum();
+    let b = sxy / sxx;
+    let a = my - b * mx;
+    println!(
+        "{preset}: {} samples, mean {mx:.1} plays, {my:.1} us; us = {a:.2} + {b:.3} x plays",
+        samples.len()
+    );
+}

@@ -62,11 +62,28 @@ impl Side {
 
 /// Every side playing in the position.
 pub fn sides(pos: &Position) -> Vec<Side> {
+    let (all, n) = side_array(pos);
+    all[..n].to_vec()
+}
+
+/// How many sides play (2 in a team game).
+pub fn side_count(pos: &Position) -> usize {
+    side_array(pos).1
+}
+
+/// The sides without allocating: an array and how many of it are used.
+fn side_array(pos: &Position) -> ([Side; 4], usize) {
+    let mut all = [Side::Team(Team::YellowBlack); 4];
     if pos.has_teams() {
-        vec![Side::Team(Team::YellowBlack), Side::Team(Team::RedGreen)]
-    } else {
-        pos.colours().iter().map(Side::Colour).collect()
+        all[1] = Side::Team(Team::RedGreen);
+        return (all, 2);
     }
+    let mut n = 0;
+    for c in pos.colours().iter().take(4) {
+        all[n] = Side::Colour(c);
+        n += 1;
+    }
+    (all, n)
 }
 
 /// Number of features.
@@ -236,7 +253,14 @@ fn attackers(pos: &Position, c: Colour, p: u8, size: u8) -> (u32, bool) {
         if !pos.enemies(c, e) {
             continue;
         }
-        let targets: Vec<u8> = board::progress_on(e, sq).collect();
+        // The square is at most two places of the enemy's track.
+        let mut targets = [0u8; 2];
+        let mut nt = 0;
+        for t in board::progress_on(e, sq).take(2) {
+            targets[nt] = t;
+            nt += 1;
+        }
+        let targets = &targets[..nt];
         if targets.is_empty() {
             continue;
         }
@@ -255,7 +279,7 @@ fn attackers(pos: &Position, c: Colour, p: u8, size: u8) -> (u32, bool) {
             if rules.stacking == Stacking::Declare && pos.is_block(e, q) && unit < size {
                 continue;
             }
-            for &t in &targets {
+            for &t in targets {
                 let mut ds = [0i32; 2];
                 ds[0] = t as i32 - q as i32;
                 if circle && q != 0 && q <= LOOP_END && (8..=LOOP_END).contains(&t) && t < q {
@@ -353,18 +377,16 @@ pub fn features(pos: &Position, side: Side) -> [f64; NF] {
     let mut mine = [0.0; NF];
     let mut theirs = [0.0; NF];
     let mut n_theirs = 0.0;
-    let all = sides(pos);
-    let per: Vec<ColourFeatures> = Colour::ALL
-        .iter()
-        .map(|c| {
-            if pos.colours().has(*c) {
-                colour_features(pos, *c)
-            } else {
-                ColourFeatures::default()
-            }
-        })
-        .collect();
-    for s in all {
+    let per: [ColourFeatures; 4] = std::array::from_fn(|i| {
+        let c = Colour::ALL[i];
+        if pos.colours().has(c) {
+            colour_features(pos, c)
+        } else {
+            ColourFeatures::default()
+        }
+    });
+    let (all, n_sides) = side_array(pos);
+    for &s in &all[..n_sides] {
         let mut v = [0.0; NF];
         if let Some(m) = pos.to_move() {
             if s.has(m) {

@@ -309,6 +309,20 @@ pub fn bot_with_limits(name: &str, seed: u64, limits: Limits) -> Result<Box<dyn 
             b.set_limits(limits);
             Box::new(b)
         }
+        n if n.starts_with("expertr") => {
+            // Experiments: the expert with truncated rollouts, `expertrK_R`
+            // (K candidates, R rounds).
+            let rest = &n["expertr".len()..];
+            let (k, r) = rest.split_once('_').unwrap_or((rest, "2"));
+            let cfg = SearchConfig {
+                rollouts: k.parse().unwrap_or(4),
+                rollout_rounds: r.parse().unwrap_or(2),
+                ..SearchConfig::default()
+            };
+            let mut b = ExpertBot::with_config(seed, cfg, 0.0, n);
+            b.set_limits(limits);
+            Box::new(b)
+        }
         "expert1" => {
             // The expert without the deeper search (for measurements).
             let cfg = SearchConfig {
@@ -340,6 +354,7 @@ fn level4_config() -> SearchConfig {
         deep: 0,
         replies: 1,
         prune: true,
+        ..SearchConfig::default()
     }
 }
 

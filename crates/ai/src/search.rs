@@ -13,9 +13,11 @@
 //! Extra throws and passed points need nothing special: the position after a
 //! play says who throws next, and that colour's side picks the reply.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use chaupar_core::dice::distinct_throws;
+use chaupar_core::dice::{distinct_throws, outcomes};
+use chaupar_core::rules::Faces;
 use chaupar_core::{Generator, Play, Position, Throw};
 
 use crate::eval::{win_chance_with, Side, Weights};
@@ -27,6 +29,13 @@ use crate::eval::{win_chance_with, Side, Weights};
 /// (it generates but does not evaluate). Counting work instead of time keeps
 /// simulations reproducible under any load.
 pub const NODES_PER_MS: usize = 1000;
+
+/// Rollouts each candidate needs for the rollout stage to count.
+const MIN_ROLLOUTS: usize = 8;
+
+/// Standard errors by which the leader must be ahead to drop a candidate from
+/// the rollouts.
+const ELIMINATE: f64 = 3.0;
 
 /// How far below the best a pruned play is recorded.
 const PRUNED: f64 = 1e-6;
@@ -52,6 +61,14 @@ pub struct SearchConfig {
     pub replies: usize,
     /// Star1 pruning (off for hints and reviews, which show every value).
     pub prune: bool,
+    /// Candidates valued by truncated rollouts after the one-throw search
+    /// (replacing the two-throw stage); 0 for none.
+    pub rollouts: usize,
+    /// Rounds of turns (every player once) a rollout plays before it is
+    /// valued statically.
+    pub rollout_rounds: usize,
+    /// Rollouts per candidate at most.
+    pub rollout_max: usize,
 }
 
 impl Default for SearchConfig {
@@ -64,6 +81,9 @@ impl Default for SearchConfig {
             deep: 4,
             replies: 3,
             prune: true,
+            rollouts: 0,
+            rollout_rounds: 2,
+            rollout_max: 2000,
         }
     }
 }
@@ -99,7 +119,7 @@ fn best_reply_value(gen: &Generator, side: Side, weights: &Weights, mover: Side)
 
 /// The value for `side` of a position whose value for `mover` is `vm`.
 fn two_sided_other(p: &Position, side: Side, _mover: Side, vm: f64, weights: &Weights) -> f64 {
-    if crate::eval::sides(p).len() == 2 {
+    if crate::eval::side_count(p) == 2 {
         1.0 - vm
     } else {
         win_chance_with(p, side, weights)
@@ -117,8 +137,8 @@ impl Searcher {
         }
     }
 
-    /// The expected value for `side` of `pos` before the next throw, searching
-    /// `depth` throws deep (1 = the next thrower replies greedily).
+    /// The expected value for `side` of `pos` before the next throw: the next
+    /// thrower replies greedily (by static value for his side).
     /// Returns `None` when pruned: it cannot exceed `alpha`.
     pub fn chance_value(
         &mut self,
@@ -127,27 +147,189 @@ impl Searcher {
         weights: &Weights,
         alpha: f64,
     ) -> Option<f64> {
+        self.chance_node(pos, side, weights, alpha, false, |s, mover| {
+            Some(best_reply_value(&s.gen, side, weights, mover))
+        })
+    }
+
+    /// A chance node over the 20 distinct throws of `pos`: for each throw the
+    /// plays are generated into `self.gen` and `reply` values them for `side`
+    /// (given the mover's side). Star1: the node is abandoned (`None`) as soon as
+    /// even certain wins on every remaining throw could not lift it above
+    /// `alpha`. With `budgeted`, also `None` when the budget runs out.
+    fn chance_node(
+        &mut self,
+        pos: &Position,
+        side: Side,
+        weights: &Weights,
+        alpha: f64,
+        budgeted: bool,
+        mut reply: impl FnMut(&mut Searcher, Side) -> Option<f64>,
+    ) -> Option<f64> {
         let Some(m) = pos.to_move() else {
             return Some(win_chance_with(pos, side, weights));
         };
         let mover = Side::of(pos, m);
         let mut acc = 0.0;
         let mut left = 1.0;
-        for (t, n) in throws(pos) {
+        for &(t, n) in throws(pos.rules().faces) {
+            if budgeted && self.out_of_budget() {
+                return None;
+            }
             let pr = n as f64 / 64.0;
             if self.gen.generate(pos, t).is_err() {
                 return Some(win_chance_with(pos, side, weights));
             }
             self.nodes += 2 + self.gen.len();
-            let v = best_reply_value(&self.gen, side, weights, mover);
-            acc += pr * v;
+            acc += pr * reply(self, mover)?;
             left -= pr;
-            // Star1: even if every remaining throw were a certain win, no better.
             if acc + left <= alpha {
                 return None;
             }
         }
         Some(acc)
+    }
+
+    /// One truncated rollout from `pos`: every player takes his greedy play
+    /// (best static value for his side) for `turns` turns with throws drawn from
+    /// `seed`, then the position is valued statically for `side`.
+    fn rollout(
+        &mut self,
+        pos: &Position,
+        side: Side,
+        weights: &Weights,
+        turns: usize,
+        seed: u64,
+    ) -> f64 {
+        let mut rng = crate::Rng::new(seed);
+        let all = outcomes(pos.rules().faces);
+        let mut p = *pos;
+        for _ in 0..turns {
+            let Some(m) = p.to_move() else { break };
+            let throw = all[rng.below(64)];
+            if self.gen.generate(&p, throw).is_err() {
+                break;
+            }
+            self.nodes += 2 + self.gen.len();
+            let mover = Side::of(&p, m);
+            let mut best = 0;
+            let mut best_v = f64::NEG_INFINITY;
+            for i in 0..self.gen.len() {
+                let v = win_chance_with(self.gen.position(i), mover, weights);
+                if v > best_v {
+                    best_v = v;
+                    best = i;
+                }
+            }
+            p = *self.gen.position(best);
+        }
+        win_chance_with(&p, side, weights)
+    }
+
+    /// Values the best `config.rollouts` candidates (by `searched`) by the mean
+    /// of truncated rollouts, the same throws for every candidate in each round
+    /// (common random numbers: the candidates are compared under the same luck).
+    /// Runs while the budget lasts; kept only if every candidate got at least a
+    /// few rollouts.
+    fn rollout_stage(
+        &mut self,
+        pos: &Position,
+        plays: &[Play],
+        side: Side,
+        weights: &Weights,
+        searched: &mut [Option<f64>],
+    ) {
+        let mut top: Vec<usize> = (0..plays.len())
+            .filter(|i| searched[*i].is_some() && plays[*i].position.to_move().is_some())
+            .collect();
+        top.sort_by(|a, b| {
+            searched[*b]
+                .unwrap_or(0.0)
+                .total_cmp(&searched[*a].unwrap_or(0.0))
+        });
+        top.truncate(self.config.rollouts);
+        if top.len() < 2 {
+            return;
+        }
+        let turns = self.config.rollout_rounds.max(1) * pos.colours().len();
+        let base = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            pos.hash(&mut h);
+            h.finish()
+        };
+        // values[j][r]: candidate j's rollout r. Candidates still in the race
+        // share every round, so their differences are paired.
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); top.len()];
+        let mut alive = vec![true; top.len()];
+        let mut rounds = 0;
+        while rounds < self.config.rollout_max && !self.out_of_budget() {
+            let seed = crate::derive_seed(base, rounds as u64);
+            for (j, &i) in top.iter().enumerate() {
+                if alive[j] {
+                    let p = plays[i].position;
+                    let v = self.rollout(&p, side, weights, turns, seed);
+                    values[j].push(v);
+                }
+            }
+            rounds += 1;
+            if self.config.prune && rounds >= 2 * MIN_ROLLOUTS && rounds % MIN_ROLLOUTS == 0 {
+                // Successive elimination: drop a candidate once the leader is
+                // ahead of it by more than `ELIMINATE` standard errors of the
+                // paired difference; stop when one is left.
+                let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
+                let Some(lead) = (0..top.len())
+                    .filter(|j| alive[*j])
+                    .max_by(|a, b| mean(&values[*a]).total_cmp(&mean(&values[*b])))
+                else {
+                    break;
+                };
+                for j in 0..top.len() {
+                    if j == lead || !alive[j] {
+                        continue;
+                    }
+                    let d: Vec<f64> = values[lead]
+                        .iter()
+                        .zip(&values[j])
+                        .map(|(a, b)| a - b)
+                        .collect();
+                    let n = d.len() as f64;
+                    let md = d.iter().sum::<f64>() / n;
+                    let var = d.iter().map(|x| (x - md) * (x - md)).sum::<f64>() / (n - 1.0);
+                    if md > 0.0 && md * md * n > ELIMINATE * ELIMINATE * var {
+                        alive[j] = false;
+                    }
+                }
+                if alive.iter().filter(|a| **a).count() <= 1 {
+                    break;
+                }
+            }
+        }
+        if rounds < MIN_ROLLOUTS {
+            return;
+        }
+        let means: Vec<f64> = values
+            .iter()
+            .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64)
+            .collect();
+        let best_alive = (0..top.len())
+            .filter(|j| alive[*j])
+            .map(|j| means[j])
+            .fold(f64::NEG_INFINITY, f64::max);
+        let floor = means.iter().copied().fold(f64::INFINITY, f64::min);
+        // The rest stay below the rolled-out few.
+        for v in searched.iter_mut().flatten() {
+            *v = v.min(floor - 1e-9);
+        }
+        for (j, &i) in top.iter().enumerate() {
+            // An eliminated candidate stays below the best one still in the race.
+            let v = if alive[j] {
+                means[j]
+            } else {
+                means[j].min(best_alive - PRUNED)
+            };
+            searched[i] = Some(v);
+        }
     }
 
     fn out_of_budget(&self) -> bool {
@@ -165,35 +347,21 @@ impl Searcher {
         weights: &Weights,
         alpha: f64,
     ) -> Option<f64> {
-        let Some(m) = pos.to_move() else {
-            return Some(win_chance_with(pos, side, weights));
-        };
-        let mover = Side::of(pos, m);
-        let two = crate::eval::sides(pos).len() == 2;
-        let mut acc = 0.0;
-        let mut left = 1.0;
+        let two = crate::eval::side_count(pos) == 2;
+        let replies = self.config.replies.max(1);
         let mut cand: Vec<(f64, Position)> = Vec::new();
-        for (t, n) in throws(pos) {
-            if self.out_of_budget() {
-                return None;
-            }
-            let pr = n as f64 / 64.0;
-            if self.gen.generate(pos, t).is_err() {
-                return Some(win_chance_with(pos, side, weights));
-            }
-            self.nodes += 2 + self.gen.len();
+        self.chance_node(pos, side, weights, alpha, true, |s, mover| {
             cand.clear();
-            for i in 0..self.gen.len() {
-                let p = *self.gen.position(i);
+            for i in 0..s.gen.len() {
+                let p = *s.gen.position(i);
                 cand.push((win_chance_with(&p, mover, weights), p));
             }
             cand.sort_by(|a, b| b.0.total_cmp(&a.0));
-            cand.truncate(self.config.replies.max(1));
+            cand.truncate(replies);
             let mut best_for_mover = f64::NEG_INFINITY;
             let mut v_side = 0.0;
-            let replies: Vec<Position> = cand.iter().map(|c| c.1).collect();
-            for p in replies {
-                let vs = self.chance_value(&p, side, weights, f64::NEG_INFINITY)?;
+            for &(_, p) in cand.iter() {
+                let vs = s.chance_value(&p, side, weights, f64::NEG_INFINITY)?;
                 let vm = if mover == side {
                     vs
                 } else if two {
@@ -206,13 +374,8 @@ impl Searcher {
                     v_side = vs;
                 }
             }
-            acc += pr * v_side;
-            left -= pr;
-            if acc + left <= alpha {
-                return None;
-            }
-        }
-        Some(acc)
+            Some(v_side)
+        })
     }
 
     /// Values every play (indices into `plays`) for the mover's side: the static
@@ -283,7 +446,9 @@ impl Searcher {
                 searched[i] = Some(best.min(stat[i]) - PRUNED);
             }
         }
-        if self.config.deep > 0 && !self.out_of_budget() {
+        if self.config.rollouts > 0 && !self.out_of_budget() {
+            self.rollout_stage(pos, plays, side, weights, &mut searched);
+        } else if self.config.deep > 0 && !self.out_of_budget() {
             // Two throws deep for the best few; kept only if all of them finish.
             let mut top: Vec<usize> = (0..plays.len())
                 .filter(|i| searched[*i].is_some())
@@ -368,7 +533,12 @@ impl Searcher {
     }
 }
 
-/// The 20 distinct throws of the position's dice with their counts of 64.
-pub fn throws(pos: &Position) -> Vec<(Throw, u8)> {
-    distinct_throws(pos.rules().faces)
+/// The 20 distinct throws of these dice with their counts of 64 (computed once).
+pub fn throws(faces: Faces) -> &'static [(Throw, u8)] {
+    static T: OnceLock<[Vec<(Throw, u8)>; 2]> = OnceLock::new();
+    let all = T.get_or_init(|| [distinct_throws(Faces::F1256), distinct_throws(Faces::F1346)]);
+    match faces {
+        Faces::F1256 => &all[0],
+        Faces::F1346 => &all[1],
+    }
 }

@@ -113,7 +113,6 @@ fn stack_count(pos: &Position) -> usize {
         .iter()
         .map(|c| {
             pos.stacks(c)
-                .iter()
                 .filter(|(p, n)| *p != 0 && *p != 84 && *n >= 2)
                 .count()
         })
@@ -331,15 +330,7 @@ pub fn summarise(cfg: &SimConfig, results: Vec<GameResult>) -> SimSummary {
     let undecided = n - a - b;
     let score = (a as f64 + 0.5 * undecided as f64) / nf;
     let ci = wilson(score, nf);
-    let mut turns: Vec<usize> = results.iter().map(|r| r.turns).collect();
-    turns.sort_unstable();
-    let median = if turns.is_empty() {
-        0.0
-    } else if n % 2 == 1 {
-        turns[n / 2] as f64
-    } else {
-        (turns[n / 2 - 1] + turns[n / 2]) as f64 / 2.0
-    };
+    let mut turns: Vec<f64> = results.iter().map(|r| r.turns as f64).collect();
     let mean = |f: &dyn Fn(&GameResult) -> usize| results.iter().map(f).sum::<usize>() as f64 / nf;
     SimSummary {
         rules: cfg.rules.compact(),
@@ -353,7 +344,7 @@ pub fn summarise(cfg: &SimConfig, results: Vec<GameResult>) -> SimSummary {
         team_a_score: score,
         team_a_ci: ci,
         mean_turns: mean(&|r| r.turns),
-        median_turns: median,
+        median_turns: median(&mut turns),
         mean_captures: mean(&|r| r.captures),
         mean_stacks: mean(&|r| r.stacks),
         mean_blocks: mean(&|r| r.blocks),

@@ -157,3 +157,37 @@ fn review_of_a_short_recorded_game() {
     assert!(text.contains("error rate"));
     assert!(text.contains("doubtful >= 0.02"));
 }
+
+#[test]
+fn rollout_values_are_reproducible_and_bounded() {
+    // Truncated rollouts use throws derived from the position, the same for
+    // every candidate: the same question gets the same answer.
+    use chaupar_ai::eval::Weights;
+    use chaupar_ai::search::Searcher;
+    let mut game = Game::new(Rules::preset(Preset::Chaupar), 4, 8).unwrap();
+    let mut greedy = bot_by_name("greedy", 1).unwrap();
+    for _ in 0..20 {
+        let pos = *game.position();
+        let t = game.throw().unwrap();
+        let plays = legal_plays(&pos, t).unwrap();
+        let i = greedy.choose(&pos, t, &plays);
+        game.play(&plays[i].steps).unwrap();
+    }
+    let pos = *game.position();
+    let plays = legal_plays(&pos, Throw([6, 5, 2])).unwrap();
+    assert!(plays.len() > 4);
+    let cfg = SearchConfig {
+        rollouts: 4,
+        rollout_max: 40,
+        max_nodes: 1_000_000,
+        budget: Duration::from_secs(60),
+        ..SearchConfig::default()
+    };
+    let w = Weights::embedded(Preset::Chaupar);
+    let (_, a) = Searcher::new(cfg.clone()).analyse(&pos, &plays, w, None);
+    let (_, b) = Searcher::new(cfg).analyse(&pos, &plays, w, None);
+    assert_eq!(a, b);
+    for v in a.iter().flatten() {
+        assert!((0.0..=1.0).contains(v), "{v}");
+    }
+}

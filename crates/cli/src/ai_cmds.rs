@@ -8,7 +8,7 @@ use clap::Args;
 use chaupar_ai::search::SearchConfig;
 use chaupar_ai::sim::{simulate, SimConfig};
 use chaupar_ai::train::{train, TrainConfig};
-use chaupar_core::{json, notation, record, Position, Rules, Throw};
+use chaupar_core::{json, notation, record, Position, Rules};
 
 /// Arguments of `chaupar hint`.
 #[derive(Args, Debug)]
@@ -116,7 +116,7 @@ fn emit(text: &str) {
     }
 }
 
-use crate::{parse_any_position as parse_position, read_source};
+use crate::read_source;
 
 fn config(budget_ms: u64) -> SearchConfig {
     if budget_ms == 0 {
@@ -135,13 +135,7 @@ fn config(budget_ms: u64) -> SearchConfig {
 
 /// `chaupar hint`: ranks every play.
 pub fn hint(a: HintArgs) -> Result<(), String> {
-    let pos = parse_position(&read_source(&a.position)?)?;
-    let throw: Throw = a
-        .throw
-        .parse()
-        .map_err(|e: chaupar_core::dice::ThrowError| e.to_string())?;
-    let throw = Throw::new(throw.0, pos.rules().faces).map_err(|e| e.to_string())?;
-    let plays = chaupar_core::legal_plays(&pos, throw).map_err(|e| e.to_string())?;
+    let (pos, throw, plays) = crate::position_throw_plays(&a.position, &a.throw)?;
     let ranked = chaupar_ai::rank_plays(&pos, plays, &config(a.budget));
     if a.json {
         let list: Vec<serde_json::Value> = ranked

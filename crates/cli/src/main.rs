@@ -153,13 +153,24 @@ fn rules_cmd(preset: Option<String>, as_json: bool) -> Result<(), String> {
     Ok(())
 }
 
-fn moves_cmd(position: &str, throw: &str, as_json: bool) -> Result<(), String> {
+/// Reads a position (file or `-`), a throw like `1,2,6` checked against the
+/// position's dice, and lists the distinct legal plays: what `moves` and
+/// `hint` both start from.
+pub(crate) fn position_throw_plays(
+    position: &str,
+    throw: &str,
+) -> Result<(Position, Throw, Vec<chaupar_core::Play>), String> {
     let pos = parse_any_position(&read_source(position)?)?;
     let throw: Throw = throw
         .parse()
         .map_err(|e: chaupar_core::dice::ThrowError| e.to_string())?;
     let throw = Throw::new(throw.0, pos.rules().faces).map_err(|e| e.to_string())?;
     let plays = chaupar_core::legal_plays(&pos, throw).map_err(|e| e.to_string())?;
+    Ok((pos, throw, plays))
+}
+
+fn moves_cmd(position: &str, throw: &str, as_json: bool) -> Result<(), String> {
+    let (pos, throw, plays) = position_throw_plays(position, throw)?;
     if as_json {
         let list: Vec<serde_json::Value> = plays
             .iter()

@@ -34,6 +34,6 @@ pub use colour::{Colour, Colours, Team, UnknownColour};
 pub use dice::{Dice, Throw};
 pub use game::Game;
 pub use play::{legal_plays, Generator, Play, PlayError, Turn};
-pub use position::{Block, Outcome, Position, Setup, SetupError, Winner};
+pub use position::{Block, Outcome, Position, Setup, SetupError, Stacks, Winner};
 pub use rules::{Preset, Rules, RulesError};
 pub use step::{Declare, Illegal, Step};

@@ -507,17 +507,27 @@ impl Position {
             .count()
     }
 
-    /// The stacks of a colour on the board: (progress, pieces), ascending.
-    pub fn stacks(&self, colour: Colour) -> Vec<(u8, u8)> {
-        let mut out: Vec<(u8, u8)> = Vec::new();
-        for &p in self.pieces(colour) {
-            let p = p & !MOVED;
-            match out.last_mut() {
-                Some((q, n)) if *q == p && p != START && p != HOME => *n += 1,
-                _ => out.push((p, 1)),
-            }
+    /// The stacks of a colour on the board: (progress, pieces), ascending
+    /// (pieces waiting at the start and pieces home are listed one by one).
+    /// Allocation-free.
+    ///
+    /// ```
+    /// use chaupar_core::{notation::parse_position, Colour};
+    /// let pos = parse_position("chaupar 4 y Y0,0,23,23/R6,7,23,24/B6,7,23,24/G6,7,23,24 - -").unwrap();
+    /// let stacks: Vec<(u8, u8)> = pos.stacks(Colour::Yellow).collect();
+    /// assert_eq!(stacks, [(0, 1), (0, 1), (23, 2)]);
+    /// ```
+    pub fn stacks(&self, colour: Colour) -> Stacks {
+        let mut pieces = [0u8; 4];
+        let own = self.pieces(colour);
+        for (slot, p) in pieces.iter_mut().zip(own) {
+            *slot = p & !MOVED;
         }
-        out
+        Stacks {
+            pieces,
+            len: own.len().min(4) as u8,
+            next: 0,
+        }
     }
 
     /// Whether `a` and `b` are on opposite sides.
@@ -614,5 +624,31 @@ mod tests {
             core::mem::size_of::<Position>()
         );
         eprintln!("Position: {} bytes", core::mem::size_of::<Position>());
+    }
+}
+
+/// The stacks of one colour, from [`Position::stacks`]: `(progress, pieces)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Stacks {
+    pieces: [u8; 4],
+    len: u8,
+    next: u8,
+}
+
+impl Iterator for Stacks {
+    type Item = (u8, u8);
+
+    fn next(&mut self) -> Option<(u8, u8)> {
+        let i = self.next as usize;
+        let len = self.len as usize;
+        let &p = self.pieces[..len].get(i)?;
+        let mut n = 1;
+        if p != START && p != HOME {
+            while i + n < len && self.pieces[i + n] == p {
+                n += 1;
+            }
+        }
+        self.next += n as u8;
+        Some((p, n as u8))
     }
 }

@@ -323,13 +323,15 @@ pub fn bot_with_limits(name: &str, seed: u64, limits: Limits) -> Result<Box<dyn 
             b.set_limits(limits);
             Box::new(b)
         }
-        "expert1" => {
-            // The expert without the deeper search (for measurements).
+        "expert1" | "expert2" => {
+            // For measurements: the search one throw deep only (`expert1`), or
+            // with the two-throw stage instead of rollouts (`expert2`).
             let cfg = SearchConfig {
-                deep: 0,
+                deep: if n == "expert1" { 0 } else { 4 },
+                rollouts: 0,
                 ..SearchConfig::default()
             };
-            let mut b = ExpertBot::with_config(seed, cfg, 0.0, "expert1");
+            let mut b = ExpertBot::with_config(seed, cfg, 0.0, &n);
             b.set_limits(limits);
             Box::new(b)
         }
@@ -354,6 +356,7 @@ fn level4_config() -> SearchConfig {
         deep: 0,
         replies: 1,
         prune: true,
+        rollouts: 0,
         ..SearchConfig::default()
     }
 }

@@ -40,8 +40,8 @@ const ELIMINATE: f64 = 3.0;
 /// How far below the best a pruned play is recorded.
 const PRUNED: f64 = 1e-6;
 
-/// The default work budget (about 250 ms).
-pub const DEFAULT_NODES: usize = 250 * NODES_PER_MS;
+/// The default work budget (about 200 ms; the wall-clock budget is 250 ms).
+pub const DEFAULT_NODES: usize = 200 * NODES_PER_MS;
 
 /// How hard the expert searches.
 #[derive(Clone, Debug)]
@@ -81,7 +81,7 @@ impl Default for SearchConfig {
             deep: 4,
             replies: 3,
             prune: true,
-            rollouts: 0,
+            rollouts: 4,
             rollout_rounds: 2,
             rollout_max: 2000,
         }

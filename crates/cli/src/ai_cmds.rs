@@ -68,7 +68,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 4)]
     players: u8,
     /// Budget per decision of the searching bots, in milliseconds, applied as a
-    /// node budget (20 play generations per ms) so results do not depend on load.
+    /// work budget (1,000 units per ms, a unit being about a microsecond of play
+    /// generation and evaluation) so results do not depend on load.
     #[arg(long, default_value_t = 250)]
     budget: u64,
     /// Turns after which a game is stopped undecided.

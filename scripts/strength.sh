@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Re-measures the strength tables of docs/ai.md and the README: every run of
+# `chaupar sim` behind them, each writing its JSON to target/strength/.
+# Takes about an hour on 2 cores. Usage: scripts/strength.sh [NAME...]
+# (NAME filters the runs, e.g. `scripts/strength.sh expert-greedy-chaupar`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+out=target/strength
+mkdir -p "$out"
+sim() {
+  local name=$1
+  shift
+  if [ "${#filters[@]}" -gt 0 ] && ! printf '%s\n' "${filters[@]}" | grep -qx "$name"; then
+    return
+  fi
+  echo "== $name: chaupar sim $*" >&2
+  ./target/release/chaupar sim "$@" --json >"$out/$name.json"
+  cat "$out/$name.json"
+}
+filters=("$@")
+# greedy against random: 2,000 games per preset.
+for p in chaupar chausar classic; do
+  sim "greedy-random-$p" --rules "$p" --games 2000 --team-a greedy --team-b random --seed 1
+done
+sim greedy-random-chausar2 --rules chausar --players 2 --games 2000 --team-a greedy --team-b random --seed 1
+# expert against greedy: 1,000 games per preset.
+sim expert-greedy-chaupar --rules chaupar --games 1000 --team-a expert --team-b greedy --seed 12 --budget 50
+sim expert-greedy-classic --rules classic --games 1000 --team-a expert --team-b greedy --seed 12 --budget 50
+sim expert-greedy-chausar --rules chausar --games 1000 --team-a expert --team-b greedy --seed 12 --budget 30
+sim expert-greedy-chausar2 --rules chausar --players 2 --games 1000 --team-a expert --team-b greedy --seed 12 --budget 30
+# expert against UCT at the same budget: 200 games per preset.
+for p in chaupar chausar classic; do
+  sim "expert-uct-$p" --rules "$p" --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
+done
+sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600

@@ -5,8 +5,10 @@
 # (NAME filters the runs, e.g. `scripts/strength.sh expert-greedy-chaupar`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-out=target/strength
+# CHAUPAR_BIN runs another build (e.g. a copy kept while the tree changes).
+bin=${CHAUPAR_BIN:-./target/release/chaupar}
+[ -n "${CHAUPAR_BIN:-}" ] || cargo build --release --quiet
+out=${CHAUPAR_STRENGTH_OUT:-target/strength}
 mkdir -p "$out"
 sim() {
   local name=$1
@@ -15,7 +17,7 @@ sim() {
     return
   fi
   echo "== $name: chaupar sim $*" >&2
-  ./target/release/chaupar sim "$@" --json >"$out/$name.json"
+  "$bin" sim "$@" --json >"$out/$name.json"
   cat "$out/$name.json"
 }
 filters=("$@")

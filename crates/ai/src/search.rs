@@ -239,15 +239,9 @@ impl Searcher {
         weights: &Weights,
         searched: &mut [Option<f64>],
     ) {
-        let mut top: Vec<usize> = (0..plays.len())
-            .filter(|i| searched[*i].is_some() && plays[*i].position.to_move().is_some())
-            .collect();
-        top.sort_by(|a, b| {
-            searched[*b]
-                .unwrap_or(0.0)
-                .total_cmp(&searched[*a].unwrap_or(0.0))
+        let top = best_searched(searched, self.config.rollouts, |i| {
+            plays[i].position.to_move().is_some()
         });
-        top.truncate(self.config.rollouts);
         if top.len() < 2 {
             return;
         }
@@ -316,20 +310,20 @@ impl Searcher {
             .filter(|j| alive[*j])
             .map(|j| means[j])
             .fold(f64::NEG_INFINITY, f64::max);
-        let floor = means.iter().copied().fold(f64::INFINITY, f64::min);
-        // The rest stay below the rolled-out few.
-        for v in searched.iter_mut().flatten() {
-            *v = v.min(floor - 1e-9);
-        }
-        for (j, &i) in top.iter().enumerate() {
-            // An eliminated candidate stays below the best one still in the race.
-            let v = if alive[j] {
-                means[j]
-            } else {
-                means[j].min(best_alive - PRUNED)
-            };
-            searched[i] = Some(v);
-        }
+        let rolled: Vec<(usize, f64)> = top
+            .iter()
+            .enumerate()
+            .map(|(j, &i)| {
+                // An eliminated candidate stays below the best one still in the race.
+                let v = if alive[j] {
+                    means[j]
+                } else {
+                    means[j].min(best_alive - PRUNED)
+                };
+                (i, v)
+            })
+            .collect();
+        replace_values(searched, &rolled);
     }
 
     fn out_of_budget(&self) -> bool {
@@ -450,15 +444,7 @@ impl Searcher {
             self.rollout_stage(pos, plays, side, weights, &mut searched);
         } else if self.config.deep > 0 && !self.out_of_budget() {
             // Two throws deep for the best few; kept only if all of them finish.
-            let mut top: Vec<usize> = (0..plays.len())
-                .filter(|i| searched[*i].is_some())
-                .collect();
-            top.sort_by(|a, b| {
-                searched[*b]
-                    .unwrap_or(0.0)
-                    .total_cmp(&searched[*a].unwrap_or(0.0))
-            });
-            top.truncate(self.config.deep);
+            let top = best_searched(&searched, self.config.deep, |_| true);
             if top.len() >= 2 {
                 let mut deeper: Vec<(usize, f64)> = Vec::new();
                 let mut best2 = f64::NEG_INFINITY;
@@ -487,15 +473,7 @@ impl Searcher {
                     }
                 }
                 if complete {
-                    // The deeper values replace the shallower ones of the few; the
-                    // rest are kept below the worst of them so the few stay on top.
-                    let floor = deeper.iter().map(|d| d.1).fold(f64::INFINITY, f64::min);
-                    for v in searched.iter_mut().flatten() {
-                        *v = v.min(floor - 1e-9);
-                    }
-                    for (i, v) in deeper {
-                        searched[i] = Some(v);
-                    }
+                    replace_values(&mut searched, &deeper);
                 }
             }
         }
@@ -530,6 +508,32 @@ impl Searcher {
             }
         }
         best
+    }
+}
+
+/// The indices of the `n` best searched plays (for which `keep` holds), best first.
+fn best_searched(searched: &[Option<f64>], n: usize, keep: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut top: Vec<usize> = (0..searched.len())
+        .filter(|i| searched[*i].is_some() && keep(*i))
+        .collect();
+    top.sort_by(|a, b| {
+        searched[*b]
+            .unwrap_or(0.0)
+            .total_cmp(&searched[*a].unwrap_or(0.0))
+    });
+    top.truncate(n);
+    top
+}
+
+/// A deeper stage's values replace the shallower ones of its few plays; every
+/// other searched play is kept below the worst of them, so the few stay on top.
+fn replace_values(searched: &mut [Option<f64>], deeper: &[(usize, f64)]) {
+    let floor = deeper.iter().map(|d| d.1).fold(f64::INFINITY, f64::min);
+    for v in searched.iter_mut().flatten() {
+        *v = v.min(floor - 1e-9);
+    }
+    for &(i, v) in deeper {
+        searched[i] = Some(v);
     }
 }
 

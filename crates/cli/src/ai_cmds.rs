@@ -13,12 +13,8 @@ use chaupar_core::{json, notation, record, Position, Rules};
 /// Arguments of `chaupar hint`.
 #[derive(Args, Debug)]
 pub struct HintArgs {
-    /// A file holding the position (JSON or position text), or `-` for standard input.
-    #[arg(long)]
-    position: String,
-    /// The throw, three dice like 1,2,6.
-    #[arg(long)]
-    throw: String,
+    #[command(flatten)]
+    at: crate::PositionThrow,
     /// Print one JSON object: {"plays": [{"rank", "index", "notation", "win", "loss", ...}]}.
     #[arg(long)]
     json: bool,
@@ -136,7 +132,7 @@ fn config(budget_ms: u64) -> SearchConfig {
 
 /// `chaupar hint`: ranks every play.
 pub fn hint(a: HintArgs) -> Result<(), String> {
-    let (pos, throw, plays) = crate::position_throw_plays(&a.position, &a.throw)?;
+    let (pos, throw, plays) = a.at.plays()?;
     let ranked = chaupar_ai::rank_plays(&pos, plays, &config(a.budget));
     if a.json {
         let list: Vec<serde_json::Value> = ranked

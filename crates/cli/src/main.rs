@@ -38,12 +38,8 @@ enum Command {
     },
     /// List every distinct legal play for a position and a throw.
     Moves {
-        /// A file holding the position (JSON or position text), or `-` for standard input.
-        #[arg(long)]
-        position: String,
-        /// The throw, three dice like 1,2,6.
-        #[arg(long)]
-        throw: String,
+        #[command(flatten)]
+        at: PositionThrow,
         /// Print one JSON object: {"plays": [{"notation", "steps", "position"}]}.
         #[arg(long)]
         json: bool,
@@ -153,24 +149,34 @@ fn rules_cmd(preset: Option<String>, as_json: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads a position (file or `-`), a throw like `1,2,6` checked against the
-/// position's dice, and lists the distinct legal plays: what `moves` and
-/// `hint` both start from.
-pub(crate) fn position_throw_plays(
-    position: &str,
-    throw: &str,
-) -> Result<(Position, Throw, Vec<chaupar_core::Play>), String> {
-    let pos = parse_any_position(&read_source(position)?)?;
-    let throw: Throw = throw
-        .parse()
-        .map_err(|e: chaupar_core::dice::ThrowError| e.to_string())?;
-    let throw = Throw::new(throw.0, pos.rules().faces).map_err(|e| e.to_string())?;
-    let plays = chaupar_core::legal_plays(&pos, throw).map_err(|e| e.to_string())?;
-    Ok((pos, throw, plays))
+/// A position and a throw: what `moves` and `hint` start from.
+#[derive(clap::Args, Debug)]
+pub(crate) struct PositionThrow {
+    /// A file holding the position (JSON or position text), or `-` for standard input.
+    #[arg(long)]
+    position: String,
+    /// The throw, three dice like 1,2,6.
+    #[arg(long)]
+    throw: String,
 }
 
-fn moves_cmd(position: &str, throw: &str, as_json: bool) -> Result<(), String> {
-    let (pos, throw, plays) = position_throw_plays(position, throw)?;
+impl PositionThrow {
+    /// Reads the position, checks the throw against its dice and lists the
+    /// distinct legal plays.
+    pub(crate) fn plays(&self) -> Result<(Position, Throw, Vec<chaupar_core::Play>), String> {
+        let pos = parse_any_position(&read_source(&self.position)?)?;
+        let throw: Throw = self
+            .throw
+            .parse()
+            .map_err(|e: chaupar_core::dice::ThrowError| e.to_string())?;
+        let throw = Throw::new(throw.0, pos.rules().faces).map_err(|e| e.to_string())?;
+        let plays = chaupar_core::legal_plays(&pos, throw).map_err(|e| e.to_string())?;
+        Ok((pos, throw, plays))
+    }
+}
+
+fn moves_cmd(at: &PositionThrow, as_json: bool) -> Result<(), String> {
+    let (pos, throw, plays) = at.plays()?;
     if as_json {
         let list: Vec<serde_json::Value> = plays
             .iter()
@@ -237,11 +243,7 @@ fn run(cli: Cli) -> Result<(), String> {
             emit(&draw::board(&pos));
             Ok(())
         }
-        Command::Moves {
-            position,
-            throw,
-            json,
-        } => moves_cmd(&position, &throw, json),
+        Command::Moves { at, json } => moves_cmd(&at, json),
         Command::Replay { file, boards } => replay_cmd(&file, boards),
         Command::Hint(a) => ai_cmds::hint(a),
         Command::Review(a) => ai_cmds::review(a),

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use chaupar_core::{Play, Position, Throw};
+use chaupar_core::{Play, Position, Throw, Turn};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -404,10 +404,17 @@ pub fn hint(pos: &Position, throw: Throw) -> Vec<RankedPlay> {
     hint_with(pos, throw, &SearchConfig::default())
 }
 
+/// The plays that complete a turn already begun (see [`Turn::completions`]),
+/// ranked as [`hint`] ranks them: a hint in the middle of a turn. Each play
+/// lists every step of the turn, the ones taken first.
+pub fn hint_turn(turn: &Turn) -> Vec<RankedPlay> {
+    rank_plays(turn.start(), turn.completions(), &SearchConfig::default())
+}
+
 /// [`hint`] with explicit search settings.
 ///
-/// The best plays by static evaluation are searched one throw deep; the others
-/// keep their static value, shifted by the mean difference the search found, and
+/// The best plays by static evaluation are searched one throw deep and the best
+/// four of those valued by rollouts (see [`search`]); the others keep their static value, shifted by the mean difference the search found, and
 /// never above the lowest searched value (they were ranked below those
 /// statically). An illegal throw or a finished game gives an empty list.
 pub fn hint_with(pos: &Position, throw: Throw, config: &SearchConfig) -> Vec<RankedPlay> {

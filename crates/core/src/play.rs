@@ -1710,17 +1710,73 @@ impl Turn {
         if !self.can_end() {
             return Err(Illegal::MustUseMore);
         }
-        let mut position = finish(&self.node);
-        if position.outcome == Outcome::Ongoing && position.is_dead() {
-            position.outcome = Outcome::Dead;
-            position.to_move = None;
-            position.extra_throw = false;
-        }
         Ok(Play {
             steps: self.steps(),
-            position,
+            position: ended(&self.node),
         })
     }
+
+    /// Every distinct complete play that begins with the steps taken so far
+    /// (each listed once by its resulting position, with all its steps, the
+    /// taken ones first). At the start of the turn these are the plays of
+    /// [`legal_plays`]. What a hint ranks in the middle of a turn.
+    pub fn completions(&self) -> Vec<Play> {
+        let mut walk = Walk {
+            memo: FxHashMap::default(),
+            seen: FxHashSet::default(),
+            results: FxHashSet::default(),
+            path: self.steps(),
+            out: Vec::new(),
+        };
+        self.walk(self.node, &mut walk);
+        walk.out
+    }
+
+    fn walk(&self, node: Node, w: &mut Walk) {
+        if !w.seen.insert(node) {
+            return;
+        }
+        // As `can_end`: nothing left to move, or a partner declining passed points.
+        if !has_any_step(&node) || (self.may_decline && w.path.is_empty()) {
+            let position = ended(&node);
+            if w.results.insert(position) {
+                w.out.push(Play {
+                    steps: w.path.clone(),
+                    position,
+                });
+            }
+        }
+        let mut steps = Vec::new();
+        for_each_step(&node, |s| steps.push(s));
+        for s in steps {
+            let child = apply(&node, &s);
+            if self.qualifies(&child, &mut w.memo) {
+                w.path.push(s);
+                self.walk(child.settle(), w);
+                w.path.pop();
+            }
+        }
+    }
+}
+
+/// The state of [`Turn::completions`]' search.
+struct Walk {
+    memo: FxHashMap<Node, bool>,
+    seen: FxHashSet<Node>,
+    results: FxHashSet<Position>,
+    path: Vec<Step>,
+    out: Vec<Play>,
+}
+
+/// The position at the end of a turn from `node`, a dead game marked dead.
+fn ended(node: &Node) -> Position {
+    let mut position = finish(node);
+    if position.outcome == Outcome::Ongoing && position.is_dead() {
+        position.outcome = Outcome::Dead;
+        position.to_move = None;
+        position.extra_throw = false;
+    }
+    position
 }
 
 /// For each step of a valid play, whether it captured anything.

@@ -131,6 +131,40 @@ proptest! {
     }
 
     #[test]
+    fn completions_are_the_plays_that_begin_with_the_steps_taken((preset, players) in presets(), seed in any::<u64>(), turns in 0usize..200, pick in any::<u32>()) {
+        let (p, t) = reached(preset, players, seed, turns);
+        if p.to_move().is_none() {
+            return Ok(());
+        }
+        let whole: HashSet<Position> = chaupar_core::legal_plays(&p, t).unwrap().into_iter().map(|pl| pl.position).collect();
+        let mut turn = Turn::new(&p, t).unwrap();
+        // At the start: exactly the whole plays, each once.
+        let all = turn.completions();
+        prop_assert_eq!(all.len(), whole.len());
+        prop_assert_eq!(all.iter().map(|pl| pl.position).collect::<HashSet<_>>(), whole.clone());
+        // After one allowed step: the plays the step view still reaches, each
+        // beginning with that step and replaying to its position.
+        let steps = turn.legal_steps();
+        if steps.is_empty() {
+            return Ok(());
+        }
+        let first = steps[pick as usize % steps.len()];
+        turn.step(first).unwrap();
+        let rest = turn.completions();
+        let mut stepwise = HashSet::new();
+        let mut budget = 20_000;
+        step_view(&mut turn.clone(), &mut stepwise, &mut budget);
+        if budget > 0 {
+            prop_assert_eq!(rest.iter().map(|pl| pl.position).collect::<HashSet<_>>(), stepwise);
+        }
+        for pl in &rest {
+            prop_assert_eq!(pl.steps.first(), Some(&first));
+            prop_assert!(whole.contains(&pl.position));
+            prop_assert_eq!(chaupar_core::play::apply_play(&p, t, &pl.steps).unwrap(), pl.position);
+        }
+    }
+
+    #[test]
     fn same_seed_same_game(preset in prop_oneof![Just(Preset::Chaupar), Just(Preset::Chausar), Just(Preset::Classic)], seed in any::<u64>()) {
         let play = |seed| {
             let mut game = Game::new(Rules::preset(preset), 4, seed).unwrap();

@@ -1,6 +1,6 @@
 //! Computer players and hints, from chaupar-ai.
 
-use chaupar_core::{Play, Position, Throw};
+use chaupar_core::{Play, Turn};
 
 pub use chaupar_ai::Bot;
 
@@ -17,9 +17,10 @@ pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
     chaupar_ai::level(level, seed)
 }
 
-/// Ranked plays for a position and throw, best first.
-pub fn hint(pos: &Position, throw: Throw) -> Vec<Ranked> {
-    chaupar_ai::hint(pos, throw)
+/// Ranked plays that complete the turn as begun (the steps taken so far
+/// first), best first.
+pub fn hint(turn: &Turn) -> Vec<Ranked> {
+    chaupar_ai::hint_turn(turn)
         .into_iter()
         .map(|r| Ranked {
             play: r.play,

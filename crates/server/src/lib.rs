@@ -603,16 +603,15 @@ async fn api_end(State(state): State<Shared>, Path(id): Path<String>, body: Byte
 
 async fn api_hint(State(state): State<Shared>, Path(id): Path<String>) -> ApiResult {
     let s = slot(&state, &id).await?;
-    let (pos, throw) = {
+    let turn = {
         let e = s.lock().await;
-        let t = e
-            .core
+        e.core
             .turn
-            .as_ref()
-            .ok_or_else(|| ApiError::conflict("throw the dice first"))?;
-        (*t.start(), t.throw())
+            .clone()
+            .ok_or_else(|| ApiError::conflict("throw the dice first"))?
     };
-    let ranked = tokio::task::spawn_blocking(move || bots::hint(&pos, throw))
+    let (pos, throw) = (*turn.start(), turn.throw());
+    let ranked = tokio::task::spawn_blocking(move || bots::hint(&turn))
         .await
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string(), None))?;
     let plays: Vec<Value> = ranked

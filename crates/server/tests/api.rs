@@ -263,3 +263,71 @@ async fn wrong_requests_get_4xx_and_change_nothing() {
     assert_eq!(st, 200);
     assert!(html.contains("<html") || html.contains("<!doctype"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_in_the_middle_of_a_turn_keeps_the_steps_taken() {
+    let s = start(&temp_db("hint")).await;
+    // Persons only; throw until a turn offers more than one step, take one.
+    let g = post(
+        &s,
+        "/api/games",
+        &json!({"preset": "chausar", "seed": 5, "delay_ms": 0}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let url = format!("/api/games/{id}");
+    let (st, v) = req(&s, "GET", &format!("{url}/hint"), None).await;
+    assert_eq!(st, 409, "no hint before the throw: {v}");
+    for _ in 0..200 {
+        let g = get(&s, &url).await;
+        let seat = g["to_move"].as_str().unwrap().to_string();
+        if g["turn"].is_null() {
+            post(&s, &format!("{url}/throw"), &json!({"seat": seat})).await;
+            continue;
+        }
+        let legal = g["turn"]["legal"].as_array().cloned().unwrap_or_default();
+        if legal.len() < 2 {
+            play_person_action(&s, &url, &g).await;
+            continue;
+        }
+        let first = legal[1].clone();
+        post(
+            &s,
+            &format!("{url}/step"),
+            &json!({"seat": seat, "step": first}),
+        )
+        .await;
+        let h = get(&s, &format!("{url}/hint")).await;
+        let plays = h["plays"].as_array().unwrap();
+        assert!(!plays.is_empty(), "{h}");
+        for p in plays {
+            assert_eq!(p["steps"][0], first, "{p}");
+            let w = p["win"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&w));
+        }
+        // The best play can be finished from here: its next step is allowed.
+        let best = &plays[0]["steps"];
+        if let Some(next) = best.get(1) {
+            let g = get(&s, &url).await;
+            assert!(g["turn"]["legal"].as_array().unwrap().contains(next), "{g}");
+        }
+        s.stop().await;
+        return;
+    }
+    panic!("no turn with a choice of first step in 200 actions");
+}
+
+/// One action of whoever is to move: the first allowed step, or the end of the turn.
+async fn play_person_action(s: &Server, url: &str, g: &serde_json::Value) {
+    let seat = g["to_move"].as_str().unwrap().to_string();
+    if let Some(step) = g["turn"]["legal"].as_array().and_then(|l| l.first()) {
+        post(
+            s,
+            &format!("{url}/step"),
+            &json!({"seat": seat, "step": step}),
+        )
+        .await;
+    } else {
+        post(s, &format!("{url}/end"), &json!({"seat": seat})).await;
+    }
+}

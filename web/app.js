@@ -230,6 +230,38 @@ async function lobbyPage(main) {
     el('details', {}, el('summary', {}, t('options')), optsBox),
     el('button', { type: 'submit', class: 'primary', id: 'start' }, t('start')));
 
+  let games = gamesCard(list);
+  let shown = JSON.stringify(list.games);
+  const imp = el('textarea', { id: 'import-text', rows: 5, placeholder: '[Rules "chaupar"]\n...' });
+  const file = el('input', { type: 'file', accept: '.txt,text/plain', onchange: async (ev) => {
+    const f = ev.target.files[0]; if (f) imp.value = await f.text();
+  } });
+  const importBox = el('section', { class: 'card' }, el('h2', {}, t('import')), file, imp,
+    el('button', { type: 'button', onclick: async () => {
+      try {
+        const g = await api('POST', '/api/import', { record: imp.value });
+        location.hash = `#/replay/${g.id}`;
+      } catch (e) { toast(e.message, true); }
+    } }, t('import_btn')));
+  main.replaceChildren(el('div', { class: 'lobby' }, form, games, importBox));
+  // The list stays live: games started, played on or ended elsewhere (another
+  // tab, another machine, computers playing) show up without a reload.
+  const timer = setInterval(async () => {
+    try {
+      const fresh = await api('GET', '/api/games');
+      const text = JSON.stringify(fresh.games);
+      if (text === shown || !games.isConnected) return;
+      shown = text;
+      const next = gamesCard(fresh);
+      games.replaceWith(next);
+      games = next;
+    } catch (_) { /* the server may be restarting; try again next time */ }
+  }, 3000);
+  stopPolling = () => clearInterval(timer);
+}
+
+// The card listing the stored games.
+function gamesCard(list) {
   const rows = list.games.map((g) => {
     const s = g.summary || {};
     const status = g.status === 'over'
@@ -249,20 +281,8 @@ async function lobbyPage(main) {
           await api('DELETE', `/api/games/${g.id}`); route();
         } }, t('delete'))));
   });
-  const games = el('section', { class: 'card' }, el('h2', {}, t('games')),
+  return el('section', { class: 'card' }, el('h2', {}, t('games')),
     rows.length ? el('div', { class: 'table' }, el('table', { class: 'games' }, el('tbody', {}, rows))) : el('p', { class: 'muted' }, t('none')));
-  const imp = el('textarea', { id: 'import-text', rows: 5, placeholder: '[Rules "chaupar"]\n...' });
-  const file = el('input', { type: 'file', accept: '.txt,text/plain', onchange: async (ev) => {
-    const f = ev.target.files[0]; if (f) imp.value = await f.text();
-  } });
-  const importBox = el('section', { class: 'card' }, el('h2', {}, t('import')), file, imp,
-    el('button', { type: 'button', onclick: async () => {
-      try {
-        const g = await api('POST', '/api/import', { record: imp.value });
-        location.hash = `#/replay/${g.id}`;
-      } catch (e) { toast(e.message, true); }
-    } }, t('import_btn')));
-  main.replaceChildren(el('div', { class: 'lobby' }, form, games, importBox));
 }
 
 // ---------- board drawing ----------

@@ -175,6 +175,11 @@ async function liveUpdates() {
   await page.goto(base + '/#/');
   await page.waitForSelector('#new-game');
   const id = await computerGame(page, 150);
+  // The list in the lobby is live: a game started elsewhere shows up.
+  try {
+    await page.waitForFunction((gid) => [...document.querySelectorAll('table.games code')]
+      .some((c) => c.textContent === gid), id, { timeout: 8000 });
+  } catch (_) { throw new Error('a game started elsewhere did not show up in the lobby in 8 s'); }
   await page.goto(`${base}/#/game/${id}`);
   await page.waitForSelector('.game[data-live="polling"]', { timeout: 5000 });
   await page.waitForFunction(() => document.querySelector('.game[data-live="socket"]'), null, { timeout: 10000 });
@@ -199,7 +204,7 @@ async function liveUpdates() {
   await movesGrow(p2, 'polling without WebSocket');
   await p2.evaluate((gid) => fetch(`/api/games/${gid}`, { method: 'DELETE' }), id2);
   await old.close();
-  console.log('browser: live updates: a dropped socket reconnects, no WebSocket means polling, deletion is pushed');
+  console.log('browser: live updates: the lobby list follows new games, a dropped socket reconnects, no WebSocket means polling, deletion is pushed');
 }
 
 for (const test of [playOneGame, liveUpdates]) {

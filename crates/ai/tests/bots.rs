@@ -80,13 +80,14 @@ fn simulator_is_deterministic_whatever_the_jobs() {
     let b = simulate(&cfg(2)).unwrap();
     assert_eq!(a.results, b.results);
     // The searching bots run on a work budget in the simulator, so they too
-    // give the same games whatever the number of threads.
+    // give the same games whatever the number of threads (60 ms of work leaves
+    // the expert budget for its rollouts).
     let expert = |jobs| SimConfig {
         rules: Rules::preset(Preset::Chaupar),
         games: 2,
         team_a: "expert".into(),
         team_b: "uct".into(),
-        budget: Duration::from_millis(1),
+        budget: Duration::from_millis(60),
         max_turns: 12,
         ..cfg(jobs)
     };

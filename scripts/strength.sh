@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-measures the strength tables of docs/ai.md and the README: every run of
 # `chaupar sim` behind them, each writing its JSON to target/strength/.
-# Takes about an hour on 2 cores. Usage: scripts/strength.sh [NAME...]
+# Takes about 80 minutes on 2 cores. Usage: scripts/strength.sh [NAME...]
 # (NAME filters the runs, e.g. `scripts/strength.sh expert-greedy-chaupar`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,3 +36,8 @@ for p in chaupar chausar classic; do
   sim "expert-uct-$p" --rules "$p" --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
 done
 sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
+# Time per expert decision at the default work budget (200 ms), one job.
+sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
+sim time-classic --rules classic --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
+sim time-chausar --rules chausar --games 2 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
+sim time-chausar2 --rules chausar --players 2 --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200

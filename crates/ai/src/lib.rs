@@ -448,7 +448,7 @@ pub fn rank_plays(pos: &Position, plays: Vec<Play>, config: &SearchConfig) -> Ve
     let floor = pairs.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
     let wins: Vec<f64> = (0..plays.len())
         .map(|i| match searched[i] {
-            Some(v) => v,
+            Some(v) => v.clamp(0.0, 1.0),
             None => (stat[i] + shift).min(floor).clamp(0.0, 1.0),
         })
         .collect();

@@ -30,6 +30,10 @@ const TEXT = {
     step_of: 'step', delete: 'Delete', confirm_delete: 'Delete this game?', lang: 'RU',
     whose: 'to move', you: 'person', cpu: 'computer', thrown: 'Throw',
     deleted: 'This game was deleted.',
+    review: 'Review the game', reviewing: 'Reviewing every play…', review_title: 'Review',
+    review_side: 'Side', unforced: 'unforced plays', error_rate: 'mean loss', luck: 'luck',
+    v_doubtful: 'doubtful', v_bad: 'bad', v_very_bad: 'very bad', best_was: 'best', no_mistakes: 'No play lost 2% or more.',
+    review_about: 'Loss = the best play’s win chance minus the played one’s; doubtful from 0.02, bad from 0.05, very bad from 0.10. Luck = the throw’s best value minus the average over all 64 throws.',
   },
   ru: {
     title: 'Чаупар', nav_lobby: 'Партии', nav_rules: 'Правила',
@@ -53,6 +57,10 @@ const TEXT = {
     step_of: 'шаг', delete: 'Удалить', confirm_delete: 'Удалить эту партию?', lang: 'EN',
     whose: 'ходит', you: 'человек', cpu: 'компьютер', thrown: 'Бросок',
     deleted: 'Эта партия удалена.',
+    review: 'Разбор партии', reviewing: 'Оцениваю каждый ход…', review_title: 'Разбор',
+    review_side: 'Сторона', unforced: 'ходов с выбором', error_rate: 'средняя потеря', luck: 'удача',
+    v_doubtful: 'сомнительный', v_bad: 'плохой', v_very_bad: 'очень плохой', best_was: 'лучше', no_mistakes: 'Ни один ход не потерял 2% и больше.',
+    review_about: 'Потеря — шанс победы после лучшего хода минус после сделанного; сомнительный от 0,02, плохой от 0,05, очень плохой от 0,10. Удача — лучшая оценка при выпавшем броске минус средняя по всем 64 броскам.',
   },
 };
 const COLOUR_NAME = {
@@ -788,6 +796,7 @@ async function replayPage(main, id) {
   const label = el('p', { class: 'status' });
   const slider = el('input', { type: 'range', min: 0, max: r.frames.length - 1, value: i, 'aria-label': 'frame', oninput: () => { i = Number(slider.value); show(); } });
   const diceBox = el('div', { class: 'dice' });
+  const reviewBox = el('div', { class: 'review' });
   function show() {
     const f = r.frames[i];
     boardBox.replaceChildren(drawBoard(f.position, { game: Object.assign({}, g, { to_move: f.colour || null, turn: null }) }));
@@ -807,7 +816,34 @@ async function replayPage(main, id) {
       g.outcome === 'playing' ? el('a', { href: `#/game/${id}` }, t('resume')) : null, g.outcome === 'playing' ? ' · ' : null,
       el('a', { href: '#/' }, t('lobby'))),
     g.winner ? el('p', { class: 'status over' }, `${t('winner')}: ${winnerName(g.winner)}`) : null,
+    el('button', { type: 'button', id: 'review', onclick: () => review() }, t('review')),
+    reviewBox,
     el('p', { class: 'muted small' }, t('keys')));
+  // The review: each side's error rate and luck, and the plays that lost 2% or
+  // more, each a link to its turn in the replay.
+  async function review() {
+    reviewBox.replaceChildren(el('p', { class: 'muted' }, t('reviewing')));
+    try {
+      const rv = await api('GET', `/api/games/${id}/review`);
+      const pct = (x) => `${(100 * x).toFixed(1)}%`;
+      const sides = el('ul', { class: 'review-sides' }, rv.sides.map((sd) => el('li', {},
+        el('strong', {}, sd.side.split('+').map(cname).join(' + ')),
+        `: ${sd.unforced} ${t('unforced')}, ${t('error_rate')} ${pct(sd.error_rate)}; `,
+        `${sd.doubtful} ?!, ${sd.bad} ?, ${sd.very_bad} ??; ${t('luck')} ${sd.luck >= 0 ? '+' : ''}${pct(sd.luck)}`)));
+      const marks = { doubtful: '?!', bad: '?', 'very bad': '??' };
+      const names = { doubtful: t('v_doubtful'), bad: t('v_bad'), 'very bad': t('v_very_bad') };
+      const worst = rv.turns.filter((x) => marks[x.verdict]);
+      const list = worst.length ? el('ol', { class: 'review-list' }, worst.map((x) => el('li', { value: x.turn },
+        el('a', { href: '#', onclick: (ev) => {
+          ev.preventDefault();
+          const k = r.frames.findIndex((f) => f.turn === x.turn && f.step === 0);
+          if (k >= 0) go(k);
+        } }, `${cname(x.colour)} ${x.throw}: ${x.played} ${marks[x.verdict]}`),
+        ` ${names[x.verdict]}, −${pct(x.loss)}; ${t('best_was')} ${x.best}`)))
+        : el('p', {}, t('no_mistakes'));
+      reviewBox.replaceChildren(el('h3', {}, t('review_title')), sides, list, el('p', { class: 'muted small' }, t('review_about')));
+    } catch (e) { reviewBox.replaceChildren(el('p', { class: 'error' }, e.message)); }
+  }
   const onKey = (ev) => {
     if (ev.target.tagName === 'INPUT' && ev.target.type !== 'range') return;
     if (ev.key === 'ArrowLeft') { ev.preventDefault(); go(i - 1); }

@@ -131,6 +131,18 @@ async function playOneGame() {
   await page.goto(`${base}/#/replay/${id}`);
   await page.waitForSelector('svg.board');
   await page.keyboard.press('ArrowLeft');
+  // The review of the finished game: each side's figures, the worst plays as
+  // links to their turns.
+  await page.click('#review');
+  await page.waitForSelector('.review h3', { timeout: 30000 });
+  const sides = await page.locator('.review-sides li').count();
+  if (sides !== 2) throw new Error(`the review shows ${sides} sides, not 2`);
+  const marked = page.locator('.review-list a');
+  if (await marked.count()) {
+    await marked.first().click();
+    const label = await page.locator('.status').first().textContent();
+    if (!/^\d+\. /.test(label)) throw new Error(`a reviewed play did not lead to its turn: ${label}`);
+  }
   await page.screenshot({ path: path.join(out, 'replay.png') });
   await page.goto(`${base}/#/rules/classic`);
   await page.waitForSelector('.doc');

@@ -28,3 +28,25 @@ pub fn hint(turn: &Turn) -> Vec<Ranked> {
         })
         .collect()
 }
+
+/// Work per turn of a game review at most, in milliseconds of search.
+pub const REVIEW_MAX_MS: u64 = 50;
+
+/// Reviews a whole game (see `chaupar_ai::review`) with `ms` milliseconds of
+/// search work per turn (0: static evaluation only). Deterministic: the budget
+/// is counted in work, not time.
+pub fn review(game: &chaupar_core::Game, ms: u64) -> chaupar_ai::review::Review {
+    let config = if ms == 0 {
+        chaupar_ai::search::SearchConfig {
+            candidates: 0,
+            ..Default::default()
+        }
+    } else {
+        chaupar_ai::search::SearchConfig {
+            budget: std::time::Duration::from_secs(60),
+            max_nodes: ms as usize * chaupar_ai::search::NODES_PER_MS,
+            ..Default::default()
+        }
+    };
+    chaupar_ai::review::review(game, &config)
+}

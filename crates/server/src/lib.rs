@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -201,6 +201,7 @@ pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> 
         .route("/api/games/:id/hint", get(api_hint))
         .route("/api/games/:id/record", get(api_record))
         .route("/api/games/:id/replay", get(api_replay))
+        .route("/api/games/:id/review", get(api_review))
         .route("/api/games/:id/ws", get(ws::api_ws))
         .fallback(|| async { ApiError::not_found("no such page") })
         .with_state(state))
@@ -695,6 +696,59 @@ async fn api_replay(State(state): State<Shared>, Path(id): Path<String>) -> ApiR
     Ok(Json(
         json!({"id": id, "rules": game.rules().compact(), "frames": frames}),
     ))
+}
+
+/// `GET /api/games/:id/review[?budget=MS]`: each play's loss against the best,
+/// verdicts, error rates and luck (`chaupar_ai::review`), MS (0..=50, default
+/// 10) milliseconds of search work per turn.
+async fn api_review(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> ApiResult {
+    let mut ms = 10;
+    for pair in query
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        match pair.split_once('=') {
+            Some(("budget", v)) => {
+                ms = v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|m| *m <= bots::REVIEW_MAX_MS)
+                    .ok_or_else(|| {
+                        ApiError::bad(format!(
+                            "budget must be a whole number of milliseconds from 0 to {}, not {v:?}",
+                            bots::REVIEW_MAX_MS
+                        ))
+                    })?;
+            }
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "unknown query parameter {pair:?} (expected budget=MS)"
+                )))
+            }
+        }
+    }
+    let s = slot(&state, &id).await?;
+    let game = s.lock().await.core.game.clone();
+    let review = tokio::task::spawn_blocking(move || bots::review(&game, ms))
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string(), None))?;
+    Ok(Json(json!({
+        "id": id,
+        "budget_ms": ms,
+        "thresholds": {
+            "doubtful": chaupar_ai::review::DOUBTFUL,
+            "bad": chaupar_ai::review::BAD,
+            "very_bad": chaupar_ai::review::VERY_BAD,
+        },
+        "turns": review.turns,
+        "sides": review.sides,
+    })))
 }
 
 // ---------- computer players ----------

@@ -331,3 +331,45 @@ async fn play_person_action(s: &Server, url: &str, g: &serde_json::Value) {
         post(s, &format!("{url}/end"), &json!({"seat": seat})).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_reviewed_and_bad_budgets_are_refused() {
+    let s = start(&temp_db("review")).await;
+    let cpu = json!({"kind": "computer", "level": 1});
+    let g = post(
+        &s,
+        "/api/games",
+        &json!({"preset": "chausar", "players": 2, "seed": 4, "delay_ms": 0,
+                "seats": {"yellow": cpu, "black": cpu}}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let end = wait_over(&s, &id, 60).await;
+    let turns = end["moves"].as_array().unwrap().len();
+    let rv = get(&s, &format!("/api/games/{id}/review?budget=0")).await;
+    assert_eq!(rv["budget_ms"], 0);
+    assert_eq!(rv["turns"].as_array().unwrap().len(), turns, "{rv}");
+    assert_eq!(rv["thresholds"]["bad"], 0.05);
+    for t in rv["turns"].as_array().unwrap() {
+        let loss = t["loss"].as_f64().unwrap();
+        assert!(loss >= 0.0, "{t}");
+        let v = t["verdict"].as_str().unwrap();
+        assert!(
+            ["", "ok", "doubtful", "bad", "very bad"].contains(&v),
+            "{t}"
+        );
+    }
+    assert_eq!(rv["sides"].as_array().unwrap().len(), 2);
+    // The same review twice: the budget is counted in work, not time.
+    let a = get(&s, &format!("/api/games/{id}/review?budget=2")).await;
+    let b = get(&s, &format!("/api/games/{id}/review?budget=2")).await;
+    assert_eq!(a, b);
+    for bad in ["budget=51", "budget=x", "budget=-1", "depth=3"] {
+        let (st, v) = req(&s, "GET", &format!("/api/games/{id}/review?{bad}"), None).await;
+        assert_eq!(st, 400, "{bad}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("budget"), "{v}");
+    }
+    let (st, _) = req(&s, "GET", "/api/games/nope/review", None).await;
+    assert_eq!(st, 404);
+    s.stop().await;
+}

@@ -369,26 +369,35 @@ impl SimSummary {
             "{:<10} {:<10} {:>6} {:>7}  {}\n",
             "team", "bot", "wins", "share", "95% CI of score (draws count half)"
         ));
-        s.push_str(&format!(
-            "{:<10} {:<10} {:>6} {:>6.1}%  {:.1}% .. {:.1}% (score {:.1}%)\n",
-            "a",
-            self.team_a,
-            self.team_a_wins,
-            100.0 * self.team_a_wins as f64 / n,
-            100.0 * self.team_a_ci.0,
-            100.0 * self.team_a_ci.1,
-            100.0 * self.team_a_score
-        ));
-        s.push_str(&format!(
-            "{:<10} {:<10} {:>6} {:>6.1}%  {:.1}% .. {:.1}% (score {:.1}%)\n",
-            "b",
-            self.team_b,
-            self.team_b_wins,
-            100.0 * self.team_b_wins as f64 / n,
-            100.0 * (1.0 - self.team_a_ci.1),
-            100.0 * (1.0 - self.team_a_ci.0),
-            100.0 * (1.0 - self.team_a_score)
-        ));
+        // Team b's interval is team a's mirrored: the scores add up to one.
+        let rows = [
+            (
+                "a",
+                &self.team_a,
+                self.team_a_wins,
+                self.team_a_ci,
+                self.team_a_score,
+            ),
+            (
+                "b",
+                &self.team_b,
+                self.team_b_wins,
+                (1.0 - self.team_a_ci.1, 1.0 - self.team_a_ci.0),
+                1.0 - self.team_a_score,
+            ),
+        ];
+        for (team, bot, wins, (lo, hi), score) in rows {
+            s.push_str(&format!(
+                "{:<10} {:<10} {:>6} {:>6.1}%  {:.1}% .. {:.1}% (score {:.1}%)\n",
+                team,
+                bot,
+                wins,
+                100.0 * wins as f64 / n,
+                100.0 * lo,
+                100.0 * hi,
+                100.0 * score
+            ));
+        }
         s.push_str(&format!(
             "turns: mean {:.1}, median {:.1}\nper game: captures {:.2}, super-pieces formed {:.2}, blocks {:.2}, points passed {:.2}\nstopped by the turn limit (or dead): {}\nmedian ms per decision with a choice: team a {:.2}, team b {:.2}\n",
             self.mean_turns,

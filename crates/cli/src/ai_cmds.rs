@@ -1,6 +1,5 @@
 //! The computer-player commands: `hint`, `review`, `sim` and `train`.
 
-use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
@@ -102,18 +101,7 @@ pub struct TrainArgs {
     jobs: usize,
 }
 
-fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(text.as_bytes())
-        .and_then(|_| out.flush())
-        .is_err()
-    {
-        std::process::exit(0);
-    }
-}
-
-use crate::read_source;
+use crate::{emit, read_source};
 
 fn config(budget_ms: u64) -> SearchConfig {
     if budget_ms == 0 {

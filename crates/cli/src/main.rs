@@ -265,7 +265,7 @@ fn main() -> ExitCode {
 }
 
 /// Writes to standard output; a closed pipe (as with `| head`) ends quietly.
-fn emit(text: &str) {
+pub(crate) fn emit(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     if out

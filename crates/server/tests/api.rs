@@ -116,19 +116,9 @@ async fn wrong_requests_get_4xx_and_change_nothing() {
     assert_eq!(st, 404);
 
     // A game of persons.
-    let g = post(
-        &s,
-        "/api/games",
-        &json!({"preset": "chaupar", "seed": 3, "delay_ms": 0}),
-    )
-    .await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let url = format!("/api/games/{id}");
-    let mover = g["to_move"].as_str().unwrap().to_string();
-    let other = ["yellow", "red", "black", "green"]
-        .into_iter()
-        .find(|c| *c != mover)
-        .unwrap();
+    let PersonGame {
+        url, mover, other, ..
+    } = person_game(&s, "chaupar", 3).await;
     // Wrong seat.
     let (st, v) = req(
         &s,

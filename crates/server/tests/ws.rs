@@ -190,19 +190,12 @@ async fn states_are_pushed_after_every_change() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wrong_messages_get_errors_and_change_nothing() {
     let s = start(&temp_db("ws-wrong")).await;
-    let g = post(
-        &s,
-        "/api/games",
-        &json!({"preset": "chaupar", "seed": 3, "delay_ms": 0}),
-    )
-    .await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let url = format!("/api/games/{id}");
-    let mover = g["to_move"].as_str().unwrap().to_string();
-    let other = ["yellow", "red", "black", "green"]
-        .into_iter()
-        .find(|c| *c != mover)
-        .unwrap();
+    let PersonGame {
+        id,
+        url,
+        mover,
+        other,
+    } = person_game(&s, "chaupar", 3).await;
     let mut ws = connect(&s, &id).await;
     let start = next_state(&mut ws).await;
     assert_eq!(start, get(&s, &url).await);

@@ -169,3 +169,37 @@ pub async fn play_person(s: &Server, id: &str, max_actions: usize) -> Value {
     }
     panic!("game {id} not over after {max_actions} actions");
 }
+
+/// A new game of persons only, as the tests of wrong requests use it.
+pub struct PersonGame {
+    /// The game's id.
+    pub id: String,
+    /// `/api/games/{id}`.
+    pub url: String,
+    /// Who throws first.
+    pub mover: String,
+    /// Another colour, not to move.
+    pub other: &'static str,
+}
+
+/// Starts a 4-player game of persons in `preset` with `seed`.
+pub async fn person_game(s: &Server, preset: &str, seed: u64) -> PersonGame {
+    let g = post(
+        s,
+        "/api/games",
+        &serde_json::json!({"preset": preset, "seed": seed, "delay_ms": 0}),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mover = g["to_move"].as_str().unwrap().to_string();
+    let other = ["yellow", "red", "black", "green"]
+        .into_iter()
+        .find(|c| *c != mover)
+        .unwrap();
+    PersonGame {
+        url: format!("/api/games/{id}"),
+        id,
+        mover,
+        other,
+    }
+}

@@ -20,7 +20,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::board::{self, HALF, HOME, LOOP_END, LOOP_LEN, START};
 use crate::dice::Throw;
-use crate::position::{Outcome, Position, FRESH, MAX_AGE, MOVED};
+use crate::position::{sort4, Outcome, Position, FRESH, MAX_AGE, MOVED};
 use crate::rules::{
     Blockade, Capture, ExtraThrow, Finished, Order, Safe, Split, Stacking, ThrowUse, Tohd, Unused,
 };
@@ -654,7 +654,7 @@ pub(crate) fn apply(node: &Node, step: &Step) -> Node {
             }
             if hit {
                 captured = true;
-                pos.pieces[ei].sort_unstable();
+                sort4(&mut pos.pieces[ei]);
             }
         }
         if captured {
@@ -675,7 +675,7 @@ pub(crate) fn apply(node: &Node, step: &Step) -> Node {
             }
         }
     }
-    pos.pieces[ai].sort_unstable();
+    sort4(&mut pos.pieces[ai]);
     if total {
         n.pips -= step.by;
     } else {
@@ -685,7 +685,17 @@ pub(crate) fn apply(node: &Node, step: &Step) -> Node {
                 n.dice[i] = 0;
             }
         }
-        n.dice.sort_unstable_by(|x, y| y.cmp(x));
+        // Largest first.
+        let d = &mut n.dice;
+        if d[0] < d[1] {
+            d.swap(0, 1);
+        }
+        if d[1] < d[2] {
+            d.swap(1, 2);
+        }
+        if d[0] < d[1] {
+            d.swap(0, 1);
+        }
     }
     n.used_dice += step.dice;
     n.used_pips += step.by;
@@ -721,7 +731,7 @@ pub(crate) fn finish(node: &Node) -> Position {
         for p in pos.pieces[c].iter_mut() {
             *p &= !MOVED;
         }
-        pos.pieces[c].sort_unstable();
+        sort4(&mut pos.pieces[c]);
     }
     let mover = pos.to_move.unwrap_or(node.actor);
     for c in 0..4 {
@@ -1311,7 +1321,7 @@ impl Generator {
                 }
                 if hit {
                     captured = true;
-                    n.pos.pieces[ei].sort_unstable();
+                    sort4(&mut n.pos.pieces[ei]);
                 }
             }
         }
@@ -1319,7 +1329,7 @@ impl Generator {
             n.pos.captured = n.pos.captured.with(a);
             n.captured_any = true;
         }
-        n.pos.pieces[ai].sort_unstable();
+        sort4(&mut n.pos.pieces[ai]);
         n.pips -= sum;
         n.used_pips += sum;
         self.leaf(&n);
@@ -1504,7 +1514,7 @@ impl Turn {
             for x in p.pieces[c].iter_mut() {
                 *x &= !MOVED;
             }
-            p.pieces[c].sort_unstable();
+            sort4(&mut p.pieces[c]);
         }
         for a in p.ages.iter_mut().flatten() {
             *a &= !FRESH;

@@ -627,6 +627,23 @@ mod tests {
     }
 }
 
+/// Sorts a colour's four pieces ascending (a sorting network: the hot paths
+/// sort after every step).
+#[inline]
+pub(crate) fn sort4(a: &mut [u8; 4]) {
+    #[inline]
+    fn cs(a: &mut [u8; 4], i: usize, j: usize) {
+        if a[i] > a[j] {
+            a.swap(i, j);
+        }
+    }
+    cs(a, 0, 1);
+    cs(a, 2, 3);
+    cs(a, 0, 2);
+    cs(a, 1, 3);
+    cs(a, 1, 2);
+}
+
 /// The stacks of one colour, from [`Position::stacks`]: `(progress, pieces)`.
 #[derive(Clone, Copy, Debug)]
 pub struct Stacks {

@@ -41,3 +41,9 @@ sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --see
 sim time-classic --rules classic --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
 sim time-chausar --rules chausar --games 2 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
 sim time-chausar2 --rules chausar --players 2 --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
+# The levels for people, each against the one below (chaupar; levels 4 and 5
+# at their own default work budgets).
+sim level2-level1 --rules chaupar --games 1000 --team-a level2 --team-b level1 --seed 41
+sim level3-level2 --rules chaupar --games 1000 --team-a level3 --team-b level2 --seed 41
+sim level4-level3 --rules chaupar --games 400 --team-a level4 --team-b level3 --seed 41 --budget 50
+sim level5-level4 --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 41 --budget 200

@@ -336,7 +336,7 @@ pub fn bot_with_limits(name: &str, seed: u64, limits: Limits) -> Result<Box<dyn 
             Box::new(b)
         }
         "level4" => {
-            let mut b = ExpertBot::with_config(seed, level4_config(), 0.01, "level4");
+            let mut b = ExpertBot::with_config(seed, level4_config(), 0.0, "level4");
             b.set_limits(Limits {
                 nodes: limits.nodes.min(level4_config().max_nodes),
                 ..limits
@@ -347,16 +347,12 @@ pub fn bot_with_limits(name: &str, seed: u64, limits: Limits) -> Result<Box<dyn 
     })
 }
 
+/// Level 4: the expert's search on a twentieth of its work (10 ms: one throw
+/// deep, rollouts as far as the budget goes), without noise.
 fn level4_config() -> SearchConfig {
     SearchConfig {
-        candidates: 3,
-        margin: 0.0,
         budget: Duration::from_millis(100),
-        max_nodes: 30 * search::NODES_PER_MS,
-        deep: 0,
-        replies: 1,
-        prune: true,
-        rollouts: 0,
+        max_nodes: 10 * search::NODES_PER_MS,
         ..SearchConfig::default()
     }
 }
@@ -364,7 +360,7 @@ fn level4_config() -> SearchConfig {
 /// Levels 1-5 for people (5 = strongest).
 ///
 /// 1: greedy with large noise (about 0.08 in win chance); 2: greedy with noise
-/// 0.03; 3: greedy; 4: a narrow search (3 candidates) with slight noise; 5: the expert.
+/// 0.03; 3: greedy; 4: the expert on 10 ms of work; 5: the expert.
 /// Levels outside 1-5 are clamped.
 pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
     match level.clamp(1, 5) {
@@ -374,7 +370,7 @@ pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
         4 => Box::new(ExpertBot::with_config(
             seed,
             level4_config(),
-            0.01,
+            0.0,
             "level4",
         )),
         _ => Box::new(ExpertBot::with_config(

@@ -367,12 +367,7 @@ pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
         1 => Box::new(GreedyBot::with_noise(seed, 0.08, "level1")),
         2 => Box::new(GreedyBot::with_noise(seed, 0.03, "level2")),
         3 => Box::new(GreedyBot::with_noise(seed, 0.0, "level3")),
-        4 => Box::new(ExpertBot::with_config(
-            seed,
-            level4_config(),
-            0.0,
-            "level4",
-        )),
+        4 => Box::new(ExpertBot::with_config(seed, level4_config(), 0.0, "level4")),
         _ => Box::new(ExpertBot::with_config(
             seed,
             SearchConfig::default(),

@@ -47,3 +47,4 @@ sim level2-level1 --rules chaupar --games 1000 --team-a level2 --team-b level1 -
 sim level3-level2 --rules chaupar --games 1000 --team-a level3 --team-b level2 --seed 41
 sim level4-level3 --rules chaupar --games 400 --team-a level4 --team-b level3 --seed 41 --budget 50
 sim level5-level4 --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 41 --budget 200
+sim level5-level4-b --rules chaupar --games 700 --team-a level5 --team-b level4 --seed 42 --budget 200

@@ -258,14 +258,7 @@ async fn wrong_requests_get_4xx_and_change_nothing() {
 async fn a_hint_in_the_middle_of_a_turn_keeps_the_steps_taken() {
     let s = start(&temp_db("hint")).await;
     // Persons only; throw until a turn offers more than one step, take one.
-    let g = post(
-        &s,
-        "/api/games",
-        &json!({"preset": "chausar", "seed": 5, "delay_ms": 0}),
-    )
-    .await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let url = format!("/api/games/{id}");
+    let PersonGame { url, .. } = person_game(&s, "chausar", 5).await;
     let (st, v) = req(&s, "GET", &format!("{url}/hint"), None).await;
     assert_eq!(st, 409, "no hint before the throw: {v}");
     for _ in 0..200 {

@@ -9,14 +9,7 @@ use serde_json::json;
 async fn a_game_continues_after_a_restart() {
     let db = temp_db("restart");
     let s = start(&db).await;
-    let g = post(
-        &s,
-        "/api/games",
-        &json!({"preset": "chaupar", "seed": 21, "delay_ms": 0}),
-    )
-    .await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let url = format!("/api/games/{id}");
+    let PersonGame { id, url, .. } = person_game(&s, "chaupar", 21).await;
     // Play some whole turns and then half a turn, all by hand.
     let mut half = None;
     for _ in 0..400 {

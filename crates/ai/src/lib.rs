@@ -314,9 +314,14 @@ pub fn bot_with_limits(name: &str, seed: u64, limits: Limits) -> Result<Box<dyn 
             // (K candidates, R rounds).
             let rest = &n["expertr".len()..];
             let (k, r) = rest.split_once('_').unwrap_or((rest, "2"));
+            let (Ok(rollouts), Ok(rollout_rounds)) = (k.parse(), r.parse()) else {
+                return Err(format!(
+                    "{name:?}: expected expertrK_R with K candidates and R rounds, like expertr4_2"
+                ));
+            };
             let cfg = SearchConfig {
-                rollouts: k.parse().unwrap_or(4),
-                rollout_rounds: r.parse().unwrap_or(2),
+                rollouts,
+                rollout_rounds,
                 ..SearchConfig::default()
             };
             let mut b = ExpertBot::with_config(seed, cfg, 0.0, n);
@@ -405,9 +410,9 @@ pub fn hint_turn(turn: &Turn) -> Vec<RankedPlay> {
 /// [`hint`] with explicit search settings.
 ///
 /// The best plays by static evaluation are searched one throw deep and the best
-/// four of those valued by rollouts (see [`search`]); the others keep their static value, shifted by the mean difference the search found, and
-/// never above the lowest searched value (they were ranked below those
-/// statically). An illegal throw or a finished game gives an empty list.
+/// four of those valued by rollouts (see [`search`]); the others keep their
+/// static value, shifted by the mean difference the search found, and never
+/// above the lowest searched value (they were ranked below those statically). An illegal throw or a finished game gives an empty list.
 pub fn hint_with(pos: &Position, throw: Throw, config: &SearchConfig) -> Vec<RankedPlay> {
     let Ok(plays) = chaupar_core::legal_plays(pos, throw) else {
         return Vec::new();

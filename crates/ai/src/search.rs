@@ -211,17 +211,9 @@ impl Searcher {
                 break;
             }
             self.nodes += 2 + self.gen.len();
-            let mover = Side::of(&p, m);
-            let mut best = 0;
-            let mut best_v = f64::NEG_INFINITY;
-            for i in 0..self.gen.len() {
-                let v = win_chance_with(self.gen.position(i), mover, weights);
-                if v > best_v {
-                    best_v = v;
-                    best = i;
-                }
-            }
-            p = *self.gen.position(best);
+            p = *self
+                .gen
+                .position(greedy_pick(&self.gen, Side::of(&p, m), weights));
         }
         win_chance_with(&p, side, weights)
     }
@@ -271,7 +263,6 @@ impl Searcher {
                 // Successive elimination: drop a candidate once the leader is
                 // ahead of it by more than `ELIMINATE` standard errors of the
                 // paired difference; stop when one is left.
-                let mean = |v: &Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
                 let Some(lead) = (0..top.len())
                     .filter(|j| alive[*j])
                     .max_by(|a, b| mean(&values[*a]).total_cmp(&mean(&values[*b])))
@@ -302,10 +293,7 @@ impl Searcher {
         if rounds < MIN_ROLLOUTS {
             return;
         }
-        let means: Vec<f64> = values
-            .iter()
-            .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64)
-            .collect();
+        let means: Vec<f64> = values.iter().map(|v| mean(v)).collect();
         let best_alive = (0..top.len())
             .filter(|j| alive[*j])
             .map(|j| means[j])
@@ -509,6 +497,26 @@ impl Searcher {
         }
         best
     }
+}
+
+/// The index of the play the greedy player picks among those generated: the
+/// first with the best static value for the mover's side.
+pub fn greedy_pick(gen: &Generator, mover: Side, weights: &Weights) -> usize {
+    let mut best = 0;
+    let mut best_v = f64::NEG_INFINITY;
+    for i in 0..gen.len() {
+        let v = win_chance_with(gen.position(i), mover, weights);
+        if v > best_v {
+            best_v = v;
+            best = i;
+        }
+    }
+    best
+}
+
+/// The mean of some values (0 for none).
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
 }
 
 /// The indices of the `n` best searched plays (for which `keep` holds), best first.

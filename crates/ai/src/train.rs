@@ -14,7 +14,7 @@ use chaupar_core::{Game, Generator, Position, Rules};
 use rayon::prelude::*;
 
 use crate::derive_seed;
-use crate::eval::{chance_from, features, sides, win_chance_with, Side, Weights, NF};
+use crate::eval::{chance_from, features, sides, Side, Weights, NF};
 use crate::Rng;
 
 /// Training settings.
@@ -56,10 +56,7 @@ fn self_play(cfg: &TrainConfig, weights: &Weights, seed: u64) -> Option<(Vec<[f6
         let pick = if rng.unit() < cfg.epsilon {
             rng.below(n)
         } else {
-            (0..n)
-                .map(|i| (i, win_chance_with(gen.position(i), side, weights)))
-                .fold((0, f64::NEG_INFINITY), |a, b| if b.1 > a.1 { b } else { a })
-                .0
+            crate::search::greedy_pick(&gen, side, weights)
         };
         let steps = gen.steps(pick).to_vec();
         game.play(&steps).ok()?;

@@ -46,6 +46,12 @@ fn searching_bots_and_levels_return_legal_plays() {
         let _ = level(l, 1).name();
     }
     assert!(bot_by_name("grandmaster", 1).is_err());
+    // Experiment names are checked too, not read with silent defaults.
+    let five = Duration::from_millis(5);
+    assert!(bot_with_budget("expertr4_2", 1, five).is_ok());
+    for bad in ["expertrX", "expertr4_x", "expertr_2"] {
+        assert!(bot_with_budget(bad, 1, five).is_err(), "{bad}");
+    }
     assert_eq!(bot_by_name("Level3", 1).unwrap().name(), "level3");
 }
 

@@ -1566,10 +1566,13 @@ impl Turn {
 
     /// Whether the turn may end now.
     pub fn can_end(&self) -> bool {
-        if self.may_decline && self.history.is_empty() {
-            return true;
-        }
-        !has_any_step(&self.node)
+        self.ends_at(&self.node, self.history.is_empty())
+    }
+
+    /// Whether the turn may end at `node`: nothing left to move, or a partner
+    /// declining passed points before any step (`fresh`).
+    fn ends_at(&self, node: &Node, fresh: bool) -> bool {
+        (self.may_decline && fresh) || !has_any_step(node)
     }
 
     /// Why `step` may not be taken now, or `None` if it may.
@@ -1746,8 +1749,7 @@ impl Turn {
         if !w.seen.insert(node) {
             return;
         }
-        // As `can_end`: nothing left to move, or a partner declining passed points.
-        if !has_any_step(&node) || (self.may_decline && w.path.is_empty()) {
+        if self.ends_at(&node, w.path.is_empty()) {
             let position = ended(&node);
             if w.results.insert(position) {
                 w.out.push(Play {

@@ -22,6 +22,27 @@ use chaupar_core::{Generator, Play, Position, Throw};
 
 use crate::eval::{win_chance_with, Side, Weights};
 
+/// The seed of a position's rollouts: 64-bit FNV-1a over the bytes of its
+/// position text (docs/notation.md), so the same position rolls out the same
+/// throws on every build and every Rust release (docs/ai.md, "Truncated rollouts").
+///
+/// ```
+/// # use chaupar_ai::search::rollout_seed;
+/// let pos = chaupar_core::notation::parse_position(
+///     "chaupar 4 y Y6,7,23,24/R6,7,23,24/B6,7,23,24/G6,7,23,24 - -").unwrap();
+/// assert_eq!(rollout_seed(&pos), rollout_seed(&pos.clone()));
+/// ```
+pub fn rollout_seed(pos: &Position) -> u64 {
+    fnv1a(chaupar_core::notation::position_text(pos).as_bytes())
+}
+
+/// 64-bit FNV-1a: offset basis 0xcbf29ce484222325, prime 0x100000001b3.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Work units per millisecond of budget. A unit is an estimated microsecond of
 /// work on the machine the numbers in docs/ai.md were measured on (release
 /// build): the search counts 2 units per play generation plus 1 per play
@@ -238,12 +259,7 @@ impl Searcher {
             return;
         }
         let turns = self.config.rollout_rounds.max(1) * pos.colours().len();
-        let base = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            pos.hash(&mut h);
-            h.finish()
-        };
+        let base = rollout_seed(pos);
         // values[j][r]: candidate j's rollout r. Candidates still in the race
         // share every round, so their differences are paired.
         let mut values: Vec<Vec<f64>> = vec![Vec::new(); top.len()];
@@ -552,5 +568,19 @@ pub fn throws(faces: Faces) -> &'static [(Throw, u8)] {
     match faces {
         Faces::F1256 => &all[0],
         Faces::F1346 => &all[1],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fnv1a;
+
+    #[test]
+    fn rollout_seeds_use_the_published_fnv1a_values() {
+        // The reference values of 64-bit FNV-1a, so a verifier written from
+        // docs/ai.md gets the same seeds.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x85944171f73967e8);
     }
 }

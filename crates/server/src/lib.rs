@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chaupar_core::board::{self, Square};
@@ -25,6 +25,7 @@ use sqlx::AnyPool;
 use tokio::net::TcpListener;
 use tokio::sync::{broadcast, Mutex};
 
+mod assets;
 pub mod bots;
 pub mod db;
 pub mod i18n;
@@ -183,10 +184,6 @@ pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> 
         }
     }
     Ok(Router::new()
-        .route("/", get(page_index))
-        .route("/app.js", get(page_js))
-        .route("/style.css", get(page_css))
-        .route("/favicon.svg", get(page_icon))
         .route("/api/meta", get(api_meta))
         .route("/api/board", get(api_board))
         .route("/api/rules", get(api_rules))
@@ -203,7 +200,7 @@ pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> 
         .route("/api/games/:id/replay", get(api_replay))
         .route("/api/games/:id/review", get(api_review))
         .route("/api/games/:id/ws", get(ws::api_ws))
-        .fallback(|| async { ApiError::not_found("no such page") })
+        .fallback(assets::serve)
         .with_state(state))
 }
 
@@ -213,36 +210,6 @@ pub async fn serve(listener: TcpListener, db_url: &str, opts: Options) -> std::i
         .await
         .map_err(|e| std::io::Error::other(format!("database {db_url}: {e}")))?;
     axum::serve(listener, app).await
-}
-
-// ---------- web client ----------
-
-async fn page_index() -> Html<&'static str> {
-    Html(include_str!("../../../web/index.html"))
-}
-
-async fn page_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        include_str!("../../../web/app.js"),
-    )
-        .into_response()
-}
-
-async fn page_css() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        include_str!("../../../web/style.css"),
-    )
-        .into_response()
-}
-
-async fn page_icon() -> Response {
-    (
-        [(header::CONTENT_TYPE, "image/svg+xml")],
-        include_str!("../../../web/favicon.svg"),
-    )
-        .into_response()
 }
 
 // ---------- static facts ----------
@@ -267,7 +234,39 @@ async fn api_meta() -> Json<Value> {
         .iter()
         .map(|o| json!({"name": o.name, "values": o.values, "about": o.about}))
         .collect();
-    Json(json!({"presets": presets, "options": options, "levels": [1, 2, 3, 4, 5]}))
+    // Each colour's letter (the notation's) and partner, and which colours play
+    // for each seating and number of players, so the page derives none of them.
+    let colours: Vec<Value> = Colour::ALL
+        .iter()
+        .map(|c| json!({"name": c.name(), "letter": c.letter().to_string(), "partner": c.partner().name()}))
+        .collect();
+    let mut seating = serde_json::Map::new();
+    for value in OPTIONS
+        .iter()
+        .find(|o| o.name == "seating")
+        .map(|o| o.values)
+        .unwrap_or_default()
+    {
+        let mut rules = Rules::preset(Preset::Chaupar);
+        if rules.set("seating", value).is_err() {
+            continue;
+        }
+        let mut by_players = serde_json::Map::new();
+        for n in [2u8, 3, 4] {
+            if let Ok((cs, teams)) = rules.seats(n) {
+                let names: Vec<&str> = cs.iter().map(|c| c.name()).collect();
+                by_players.insert(n.to_string(), json!({"colours": names, "teams": teams}));
+            }
+        }
+        seating.insert(value.to_string(), Value::Object(by_players));
+    }
+    Json(json!({
+        "presets": presets,
+        "options": options,
+        "levels": [1, 2, 3, 4, 5],
+        "colours": colours,
+        "seating": seating,
+    }))
 }
 
 async fn api_board() -> Json<Value> {

@@ -277,6 +277,15 @@ impl Core {
             Outcome::Dead => "dead",
         };
         let to_move = pos.to_move();
+        // Each colour's partner, in team games only.
+        let partners: serde_json::Map<String, Value> = if pos.has_teams() {
+            pos.colours()
+                .iter()
+                .map(|c| (c.name().to_string(), json!(c.partner().name())))
+                .collect()
+        } else {
+            serde_json::Map::new()
+        };
         json!({
             "id": self.id,
             "version": self.version,
@@ -289,6 +298,8 @@ impl Core {
             "players": pos.players(),
             "teams": pos.has_teams(),
             "colours": pos.colours().iter().map(|c| c.name()).collect::<Vec<_>>(),
+            "partners": partners,
+            "throw_mode": game.rules().get("throw").unwrap_or_default(),
             "seats": seats_json(&self.seats),
             "delay_ms": self.delay_ms,
             "position": position_value(&current),

@@ -4,7 +4,8 @@
 // kept up to date over its WebSocket (not by polling), and that the page logged
 // no console errors; saves screenshots in target/browser/. Then checks live
 // updates: a dropped socket is reopened, a page without WebSocket polls, and a
-// deleted game sends the page back to the list.
+// deleted game sends the page back to the list. Last, that what is left of a
+// throw is counted in dice with throw=dice and in points with throw=total.
 //
 // Usage: node play.mjs BASE_URL OUT_DIR
 import { chromium } from 'playwright-core';
@@ -219,7 +220,50 @@ async function liveUpdates() {
   console.log('browser: live updates: the lobby list follows new games, a dropped socket reconnects, no WebSocket means polling, deletion is pushed');
 }
 
-for (const test of [playOneGame, liveUpdates]) {
+// A game with Yellow a person and the dice thrown for Yellow; returns its id.
+async function thrownForPerson(page, preset, options) {
+  const cpu = { kind: 'computer', level: 1 };
+  const post = (url, body) => page.evaluate(([u, b]) => fetch(u, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b),
+  }).then((r) => r.json()), [url, body]);
+  const g = await post('/api/games', { preset, options, delay_ms: 0, seats: { yellow: { kind: 'person' }, red: cpu, black: cpu, green: cpu } });
+  const t0 = Date.now();
+  while (Date.now() - t0 < 15000) {
+    const now = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), g.id);
+    if (now.to_move === 'yellow' && now.turn) return g.id;
+    if (now.to_move === 'yellow') await post(`/api/games/${g.id}/throw`, { seat: 'yellow' });
+    else await page.waitForTimeout(100);
+  }
+  throw new Error(`${preset}: Yellow never came to throw`);
+}
+
+async function throwModeLabels() {
+  // What is left of a throw: dice where each die is played alone (throw=dice),
+  // points where the total is (throw=total), whatever the preset's default.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await page.goto(base + '/#/');
+  await page.waitForSelector('#new-game');
+  const cases = [['chaupar', {}, 'points'], ['chausar', {}, 'dice'], ['chausar', { throw: 'total' }, 'points'], ['classic', {}, 'dice']];
+  for (const [name, options, want] of cases) {
+    const id = await thrownForPerson(page, name, options);
+    await page.goto(`${base}/#/game/${id}`);
+    await page.waitForSelector('#left');
+    const text = (await page.locator('#left').textContent()).trim();
+    const dice = text.startsWith('dice left');
+    const points = text.startsWith('points left');
+    if (want === 'dice' ? !dice || points : dice || !points) {
+      throw new Error(`${name} ${JSON.stringify(options)}: the label says "${text}", not ${want} left`);
+    }
+    await page.evaluate((gid) => fetch(`/api/games/${gid}`, { method: 'DELETE' }), id);
+  }
+  await context.close();
+  console.log('browser: the throw shows dice left with throw=dice and points left with throw=total');
+}
+
+for (const test of [playOneGame, liveUpdates, throwModeLabels]) {
   try {
     errors.length = 0;
     await test();

@@ -1,0 +1,15 @@
+// The page's entry module: the words of the page, the language button, and the
+// router with its pages.
+import { loadText, toggleLanguage } from './i18n.js';
+import { route, startRouter } from './router.js';
+import { gamePage } from './pages/game.js';
+import { lobbyPage } from './pages/lobby.js';
+import { replayPage } from './pages/replay.js';
+import { rulesPage } from './pages/rules.js';
+
+document.getElementById('lang').addEventListener('click', () => {
+  toggleLanguage();
+  route();
+});
+await loadText();
+startRouter({ lobby: lobbyPage, game: gamePage, replay: replayPage, rules: rulesPage });

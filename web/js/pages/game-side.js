@@ -1,0 +1,98 @@
+// The side panel of the game page, drawn from the game's state: whose turn,
+// the dice, what is left of the throw, the teams, the buttons, the legal steps
+// as a list, the hint, the moves so far and the links; and the game-over box.
+import { recordUrl } from '../api.js';
+import { diceRow } from '../dice.js';
+import { el } from '../dom.js';
+import { teamsOf } from '../facts.js';
+import { cname, sideName, t } from '../i18n.js';
+import { stepLabel } from './game-steps.js';
+
+const chip = (c) => el('span', { class: `chip ${c}` }, cname(c));
+const outcomeText = (g) => (g.winner ? `${t('winner')}: ${sideName(g.winner)}` : t('dead'));
+
+/**
+ * The panel for game `g`. ctx: {id, personTurn, rolling, hintBox, act(action, extra), showHint()}.
+ */
+export function sidePanel(g, ctx) {
+  const legal = (g.turn && g.turn.legal) || [];
+  return el('aside', { class: 'side' },
+    status(g), diceRow(g.turn, g.throw_mode === 'dice', ctx.rolling),
+    g.turn ? turnInfo(g, g.turn) : null,
+    teams(g),
+    buttons(g.turn, legal, ctx),
+    ctx.personTurn && g.turn && legal.length ? stepList(legal, ctx.act) : null,
+    ctx.hintBox,
+    el('h3', {}, t('moves')),
+    el('ol', { class: 'movelist' }, g.moves.map((m) => el('li', {}, el('span', { class: `dot ${m.colour}` }), ` ${m.throw.join(',')} `, el('code', {}, m.notation)))),
+    el('p', { class: 'links' }, el('a', { href: `#/replay/${ctx.id}` }, t('replay')), ' · ',
+      el('a', { href: recordUrl(ctx.id), download: `chaupar-${ctx.id}.txt` }, t('export')), ' · ',
+      el('a', { href: '#/' }, t('lobby'))),
+    el('p', { class: 'muted small' }, t('legend')),
+    el('p', { class: 'muted small' }, t('keys')));
+}
+
+function status(g) {
+  if (g.outcome !== 'playing') return el('div', { class: 'status over', id: 'winner' }, outcomeText(g));
+  return el('div', { class: 'status' }, `${t('turn_of')}: `, chip(g.to_move), ' ',
+    g.to_move_kind === 'computer' ? el('span', { class: 'muted' }, t('computer_thinking')) : el('strong', {}, t('your_turn')));
+}
+
+// Whose pieces move (the partner's, with passed points), and what is left of the
+// throw: dice where each die is played alone (throw=dice), else points.
+function turnInfo(g, turn) {
+  const left = g.throw_mode === 'dice'
+    ? el('p', { class: 'muted', id: 'left', 'data-left': 'dice' }, `${t('dice_left')}: ${turn.dice_left.join(', ') || '—'}`)
+    : el('p', { class: 'muted', id: 'left', 'data-left': 'points' }, `${t('points_left')}: ${turn.points_left}`);
+  if (turn.notation && turn.notation !== '-') left.append(` · ${turn.notation}`);
+  const actor = turn.actor !== turn.colour ? el('p', { class: 'note' }, `${t('actor_partner')}: `, chip(turn.actor)) : null;
+  return [actor, left];
+}
+
+// "Yellow + Black against Red + Green", in team games.
+function teams(g) {
+  const sides = teamsOf(g);
+  if (!g.teams || !sides.length) return null;
+  const out = el('p', { class: 'teams' });
+  sides.forEach((side, i) => {
+    if (i) out.append(` ${t('vs')} `);
+    side.forEach((c, k) => out.append(...(k ? ['+', chip(c)] : [chip(c)])));
+  });
+  return out;
+}
+
+function buttons(turn, legal, ctx) {
+  const box = el('div', { class: 'buttons' });
+  if (!ctx.personTurn) return box;
+  const button = (id, cls, action, words) => el('button', { type: 'button', class: cls, id, onclick: action }, words);
+  if (!turn) box.append(button('throw', 'primary', () => ctx.act('throw'), t('throw')));
+  else {
+    if (turn.steps.length) box.append(button('undo', null, () => ctx.act('undo'), t('undo')));
+    if (turn.can_end) box.append(button('end', 'primary', () => ctx.act('end'), legal.length || turn.steps.length ? t('end') : t('pass')));
+    box.append(button('hint', null, ctx.showHint, t('hint')));
+  }
+  return box;
+}
+
+// The legal steps as buttons, for the keyboard and small screens.
+function stepList(legal, act) {
+  const list = el('div', { class: 'steplist' });
+  const seen = new Set();
+  for (const s of legal) {
+    const k = JSON.stringify(s);
+    if (seen.has(k)) continue; seen.add(k);
+    list.append(el('button', { type: 'button', class: 'stepbtn', onclick: () => act('step', { step: s }) }, stepLabel(s)));
+  }
+  return [el('p', { class: 'muted small' }, t('pick_piece')), el('details', {}, el('summary', {}, `${t('moves')} (${seen.size})`), list)];
+}
+
+/** The box over the board when the game is over. */
+export function gameOverBox(g, id) {
+  return el('div', { class: 'overlay', id: 'game-over' },
+    el('div', { class: 'over-box' }, el('h2', {}, t('over')),
+      el('p', { class: 'big' }, outcomeText(g)),
+      el('div', { class: 'buttons' },
+        el('a', { class: 'button primary', href: '#/' }, t('new_game')),
+        el('a', { class: 'button', href: `#/replay/${id}` }, t('replay')),
+        el('button', { type: 'button', onclick: (ev) => ev.target.closest('.overlay').remove() }, '×'))));
+}

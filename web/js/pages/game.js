@@ -1,0 +1,139 @@
+// The game page: the board and its side panel for one game, followed live.
+// The server decides everything: the page shows the state it is given, sends
+// what the person clicks, and asks the server why a refused click is refused.
+import * as api from '../api.js';
+import { drawBoard } from '../board.js';
+import { el, toast, typingIn } from '../dom.js';
+import { gameOption, geometry } from '../facts.js';
+import { inLanguage, t } from '../i18n.js';
+import { progressAt } from '../layout.js';
+import { follow } from '../live.js';
+import { chooseStep, targetsOf } from './game-steps.js';
+import { gameOverBox, sidePanel } from './game-side.js';
+
+/** Shows game `id` in `main`; answers the function that stops following it. */
+export async function gamePage(main, id) {
+  let g = await api.getGame(id);
+  let sel = null; // the selected unit {c, p}
+  let lastThrowKey = null;
+  let busy = false; // an action is under way
+  let live = null; // the live connection, from the first render on
+  const hintBox = el('div', { class: 'hint' });
+  const wrap = el('div', { class: 'game' });
+  main.replaceChildren(wrap);
+
+  const isPersonTurn = () => g.outcome === 'playing' && g.to_move_kind === 'person';
+  const legal = () => (g.turn && g.turn.legal) || [];
+
+  async function act(action, extra) {
+    if (busy) return;
+    busy = true;
+    try {
+      const r = await api.act(id, action, g.to_move, extra);
+      // The socket may already have brought a later state (a computer playing on).
+      const pushed = live && live.latest();
+      g = pushed && pushed.version > r.version ? pushed : r;
+      sel = null;
+      render();
+    } catch (e) {
+      toast(e.message, true);
+      await refresh(true);
+    } finally { busy = false; }
+  }
+
+  // Says, in the server's words, why moving the selected piece to `to` is refused.
+  async function explain(colour, from, to) {
+    try {
+      const r = await api.whyNot(id, g.to_move, colour, from, to);
+      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true);
+    } catch (e) { toast(e.message, true); }
+  }
+
+  function onPiece(c, p) {
+    sel = sel && sel.c === c && sel.p === p ? null : { c, p };
+    render();
+  }
+
+  async function onTarget(to) {
+    if (!sel) return;
+    const options = legal().filter((s) => s.colour === sel.c && s.from === sel.p && s.to === to);
+    if (options.length === 0) { await explain(sel.c, sel.p, to); return; }
+    const step = options.length === 1 ? options[0] : await chooseStep(options);
+    if (step) await act('step', { step });
+  }
+
+  // A click on a square that is no target: say why not (or drop the selection).
+  function onBoardClick(ev) {
+    const rc = ev.target.getAttribute && ev.target.getAttribute('data-rc');
+    if (!sel || !rc) { if (sel) { sel = null; render(); } return; }
+    const [r, c] = rc.split(',').map(Number);
+    const to = progressAt(geometry(), sel.c, sel.p, r, c);
+    if (to > 0) explain(sel.c, sel.p, to); else { sel = null; render(); }
+  }
+
+  function render() {
+    const turn = g.turn;
+    const person = isPersonTurn();
+    const movable = new Set(person && turn ? legal().map((s) => `${s.colour}:${s.from}`) : []);
+    const board = drawBoard(geometry(), g.position, {
+      game: g, stacking: gameOption(g, 'stacking'), sel, movable,
+      targets: sel && person ? targetsOf(legal(), sel) : [], onPiece, onTarget,
+    });
+    board.addEventListener('click', onBoardClick);
+    // The dice roll when a new throw shows.
+    const key = turn ? `${g.moves.length}:${turn.colour}:${turn.throw.join(',')}` : null;
+    const rolling = key && key !== lastThrowKey;
+    lastThrowKey = key || lastThrowKey;
+    const side = sidePanel(g, { id, personTurn: person, rolling, hintBox, act, showHint });
+    const boardBox = el('div', { class: 'board-box' }, board);
+    wrap.replaceChildren(boardBox, side);
+    const ml = side.querySelector('.movelist');
+    ml.scrollTop = ml.scrollHeight;
+    if (g.outcome !== 'playing') boardBox.append(gameOverBox(g, id));
+  }
+
+  async function showHint() {
+    hintBox.replaceChildren(el('p', { class: 'muted' }, t('loading')));
+    try {
+      const h = await api.hint(id);
+      if (!h.plays.length) { hintBox.replaceChildren(el('p', {}, t('no_hint'))); return; }
+      hintBox.replaceChildren(el('h3', {}, t('hint')), el('ol', {}, h.plays.slice(0, 5).map((p) =>
+        el('li', {}, el('code', {}, p.notation), ` — ${(p.win * 100).toFixed(1)}% ${t('win_chance')}`))));
+    } catch (e) { hintBox.replaceChildren(el('p', { class: 'error' }, e.message)); }
+  }
+
+  function update(n, force) {
+    if (force || n.version !== g.version || n.outcome !== g.outcome) {
+      const turnChanged = JSON.stringify(n.turn && n.turn.steps) !== JSON.stringify(g.turn && g.turn.steps) || n.to_move !== g.to_move;
+      g = n;
+      if (turnChanged) { sel = null; hintBox.replaceChildren(); }
+      render();
+    }
+  }
+
+  async function refresh(force) {
+    try {
+      update(await api.getGame(id), force);
+    } catch (_) { /* the next poll tries again */ }
+  }
+
+  function onKey(ev) {
+    if (typingIn(ev) || document.querySelector('.modal')) return;
+    const k = ev.key.toLowerCase();
+    const press = { t: 'throw', u: 'undo', e: 'end', h: 'hint' }[k];
+    const button = press && document.getElementById(press);
+    if (button) button.click();
+    else if (k === 'escape' && sel) { sel = null; render(); }
+  }
+
+  document.addEventListener('keydown', onKey);
+  render();
+  live = follow(id, {
+    // An action under way takes the newest state when its answer comes.
+    state: (n) => { if (!busy) update(n, false); },
+    poll: () => { if (!busy) refresh(false); },
+    mode: (how) => { wrap.dataset.live = how; },
+    deleted: () => { toast(t('deleted'), true); location.hash = '#/'; },
+  });
+  return () => { live.stop(); document.removeEventListener('keydown', onKey); };
+}

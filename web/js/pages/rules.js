@@ -1,0 +1,35 @@
+// The rules page: a preset's option values, a small board, and the rules text
+// (docs/rules.md, rendered by the server).
+import * as api from '../api.js';
+import { drawBoard } from '../board.js';
+import { el } from '../dom.js';
+import { geometry, meta, preset } from '../facts.js';
+import { t } from '../i18n.js';
+
+/** Shows the rules of preset `name` (the first preset if there is no such one) in `main`. */
+export async function rulesPage(main, name) {
+  const r = await api.rulesText();
+  const M = meta();
+  const p = preset(name) || M.presets[0];
+  const tabs = el('div', { class: 'tabs', role: 'tablist' }, M.presets.map((x) =>
+    el('a', { href: `#/rules/${x.name}`, class: x.name === p.name ? 'tab active' : 'tab', role: 'tab', 'aria-selected': x.name === p.name ? 'true' : 'false' }, x.name)));
+  const table = el('div', { class: 'table' }, el('table', {},
+    el('thead', {}, el('tr', {}, el('th', {}, t('option')), el('th', {}, t('value')), el('th', {}, t('about')))),
+    el('tbody', {}, M.options.map((o) => el('tr', {}, el('td', {}, el('code', {}, o.name)), el('td', {}, el('strong', {}, p.values[o.name])), el('td', {}, o.about))))));
+  const doc = el('article', { class: 'doc' });
+  doc.innerHTML = r.html; // rendered on the server from docs/rules.md, escaped there
+  doc.addEventListener('click', (ev) => {
+    // Links inside the document scroll to their heading, not to another page.
+    const a = ev.target.closest('a');
+    const href = a && a.getAttribute('href');
+    if (href && href.startsWith('#') && !href.startsWith('#/')) {
+      ev.preventDefault();
+      const target = doc.querySelector(`[id="${CSS.escape(href.slice(1))}"]`);
+      if (target) target.scrollIntoView({ behavior: 'smooth' });
+    }
+  });
+  const mini = drawBoard(geometry(), null, { game: { safe_castles: p.values.safe === 'castles' } });
+  mini.classList.add('mini');
+  main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs,
+    el('div', { class: 'rules-top' }, mini, el('section', {}, el('h2', {}, t('preset_values')), el('p', { class: 'muted' }, p.source), table)), doc));
+}

@@ -24,6 +24,7 @@ pub mod game;
 pub mod json;
 pub mod notation;
 pub mod play;
+mod play_explain;
 pub mod playout;
 pub mod position;
 pub mod record;

@@ -158,6 +158,9 @@ pub enum Illegal {
         /// Whether one is needed here.
         needed: bool,
     },
+    /// The square clicked is not ahead of the piece on its track (or not a place at
+    /// all), so no distance takes it there.
+    NotAhead,
     /// The destination does not match the distance.
     WrongDestination {
         /// Where the distance really leads.
@@ -269,6 +272,7 @@ impl fmt::Display for Illegal {
                 "landing on your own single piece: declare a super-piece or a block"
             ),
             Declare { needed: false } => write!(f, "there is nothing to declare on this step"),
+            NotAhead => write!(f, "that square is not ahead of this piece on its way"),
             WrongDestination { to } => write!(f, "that move ends at {to}"),
             MustUseMore => write!(
                 f,

@@ -91,6 +91,7 @@ pub fn why_ru(why: &Illegal) -> String {
             "вы встаёте на свою одиночную фишку: объявите суперфишку или блок".into()
         }
         Declare { needed: false } => "в этом шаге нечего объявлять".into(),
+        NotAhead => "эта клетка не впереди этой фишки на её пути".into(),
         WrongDestination { to } => format!("этот ход заканчивается на {to}"),
         MustUseMore => "так останется неиспользованной большая часть броска, чем необходимо".into(),
         MustBreakBlock { progress } => {

@@ -39,8 +39,8 @@ pub(crate) type Slot = Arc<Mutex<Entry>>;
 pub(crate) struct Entry {
     /// The game as stored.
     pub core: Core,
-    /// The computer players, kept between turns (they learn nothing, but keep
-    /// their random state).
+    /// The computer players, made on their first turn and kept (with their
+    /// random state) for the next ones.
     pub bots: HashMap<chaupar_core::Colour, Box<dyn Bot>>,
     /// Whether a computer driver runs for this game.
     pub driving: bool,

@@ -124,6 +124,22 @@ impl fmt::Display for UnknownColour {
 
 impl std::error::Error for UnknownColour {}
 
+/// In JSON a colour is its lower-case name (`"yellow"`); it is read as
+/// [`FromStr`] reads it.
+impl serde::Serialize for Colour {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Colour {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <String as serde::Deserialize>::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Colour {
     type Err = UnknownColour;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -2,9 +2,12 @@
 
 use core::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::Colour;
 
 /// What a single landing on a single of its colour becomes (`stacking=declare`).
+/// In JSON: `"super"` or `"block"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Declare {
     /// The two join into a super-piece that moves as one.
@@ -13,9 +16,34 @@ pub enum Declare {
     Block,
 }
 
+impl Serialize for Declare {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            Declare::Super => "super",
+            Declare::Block => "block",
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Declare {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "super" => Ok(Declare::Super),
+            "block" => Ok(Declare::Block),
+            x => Err(serde::de::Error::custom(format_args!(
+                "declare must be \"super\" or \"block\", not {x:?}"
+            ))),
+        }
+    }
+}
+
 /// One movement of one unit (a piece, a stack or part of it, a group) by one die,
 /// one equal pair, or one part of the total.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// In JSON: `{"colour", "from", "to", "pieces", "by", "dice", "declare"?}`, with
+/// `declare` left out when there is nothing to declare; unknown fields are refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Step {
     /// Whose pieces move (the thrower's, or his partner's with passed points).
     pub colour: Colour,
@@ -31,6 +59,7 @@ pub struct Step {
     /// Dice used: 1, 2 for an equal pair, 0 for a part of the total.
     pub dice: u8,
     /// The choice made when a single lands on a single (`stacking=declare`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declare: Option<Declare>,
 }
 

@@ -2,14 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use chaupar_core::json::position_value;
-use chaupar_core::notation::play_text;
-use chaupar_core::play::Turn;
-use chaupar_core::{record, Colour, Declare, Game, Outcome, Position, Step};
+use chaupar_core::{record, Colour, Game, Position, Step, Turn};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::db::Stored;
+use crate::view::Summary;
 
 /// Who plays a colour.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -24,77 +22,55 @@ pub enum Seat {
     },
 }
 
-/// A step as the API sends and takes it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StepJson {
-    pub colour: String,
-    pub from: u8,
-    pub to: u8,
-    pub pieces: u8,
-    pub by: u8,
-    pub dice: u8,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub declare: Option<String>,
-}
-
-impl StepJson {
-    /// The engine's step, if the fields make one.
-    pub fn to_step(&self) -> Result<Step, String> {
-        let colour: Colour = self.colour.parse().map_err(|e| format!("{e}"))?;
-        let declare = match self.declare.as_deref() {
-            None => None,
-            Some("super") => Some(Declare::Super),
-            Some("block") => Some(Declare::Block),
-            Some(x) => return Err(format!("declare must be \"super\" or \"block\", not {x:?}")),
-        };
-        Ok(Step {
-            colour,
-            from: self.from,
-            to: self.to,
-            pieces: self.pieces,
-            by: self.by,
-            dice: self.dice,
-            declare,
-        })
-    }
-}
-
 /// The half-built turn as stored.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Partial {
+    /// Whether the dice are thrown.
     pub thrown: bool,
-    pub steps: Vec<StepJson>,
+    /// The steps taken so far.
+    pub steps: Vec<Step>,
 }
 
 /// Everything about a game that is stored; cloned, changed, stored, then kept.
 #[derive(Clone)]
 pub struct Core {
+    /// The game's id (12 hexadecimal digits).
     pub id: String,
+    /// When it was made, in seconds since 1970.
     pub created: i64,
+    /// The engine's game: rules, seed, throws and plays.
     pub game: Game,
+    /// The turn being built, once the dice are thrown.
     pub turn: Option<Turn>,
+    /// Who plays each colour.
     pub seats: BTreeMap<Colour, Seat>,
+    /// Pause before each computer throw and play, in milliseconds.
     pub delay_ms: u64,
+    /// Counts the stored changes since the game was loaded.
     pub version: u64,
 }
 
+/// A random number for new games' ids and seeds.
+pub fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    h.finish()
+}
+
+/// Seconds since 1970.
 pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
-}
-
-fn seats_json(seats: &BTreeMap<Colour, Seat>) -> Value {
-    let mut m = serde_json::Map::new();
-    for (c, s) in seats {
-        m.insert(
-            c.name().into(),
-            serde_json::to_value(s).unwrap_or(Value::Null),
-        );
-    }
-    Value::Object(m)
 }
 
 /// Parses seats given per colour and checks them against the colours that play.
@@ -135,6 +111,19 @@ pub fn parse_seats(v: &Value, pos: &Position) -> Result<BTreeMap<Colour, Seat>, 
 }
 
 impl Core {
+    /// A game just made or imported, with a fresh id and no turn under way.
+    pub fn new(game: Game, seats: BTreeMap<Colour, Seat>, delay_ms: u64) -> Core {
+        Core {
+            id: format!("{:012x}", random_u64() & 0xffff_ffff_ffff),
+            created: now(),
+            game,
+            turn: None,
+            seats,
+            delay_ms,
+            version: 1,
+        }
+    }
+
     /// Whether the game is over.
     pub fn over(&self) -> bool {
         self.game.position().to_move().is_none()
@@ -150,11 +139,7 @@ impl Core {
     pub fn stored(&self) -> Stored {
         let partial = Partial {
             thrown: self.turn.is_some(),
-            steps: self
-                .turn
-                .as_ref()
-                .map(|t| t.steps().iter().map(step_json).collect())
-                .unwrap_or_default(),
+            steps: self.turn.as_ref().map(|t| t.steps()).unwrap_or_default(),
         };
         Stored {
             id: self.id.clone(),
@@ -162,25 +147,11 @@ impl Core {
             updated: now(),
             record: record::write(&self.game, &[]),
             partial: serde_json::to_string(&partial).unwrap_or_default(),
-            seats: seats_json(&self.seats).to_string(),
+            seats: serde_json::to_string(&self.seats).unwrap_or_default(),
             delay_ms: self.delay_ms as i64,
             status: if self.over() { "over" } else { "playing" }.into(),
-            summary: self.summary().to_string(),
+            summary: serde_json::to_string(&Summary::of(self)).unwrap_or_default(),
         }
-    }
-
-    /// What the list of games shows.
-    pub fn summary(&self) -> Value {
-        let pos = self.game.position();
-        json!({
-            "rules": self.game.rules().compact(),
-            "preset": self.game.rules().preset.name(),
-            "players": pos.players(),
-            "turns": self.game.turns().len(),
-            "to_move": pos.to_move().map(|c| c.name()),
-            "winner": pos.winner().map(|w| w.name()),
-            "seats": seats_json(&self.seats),
-        })
     }
 
     /// Rebuilds a game from its stored form.
@@ -193,8 +164,8 @@ impl Core {
         if partial.thrown && game.position().to_move().is_some() {
             let throw = game.throw().map_err(|e| e.to_string())?;
             let mut t = Turn::new(game.position(), throw).map_err(|e| e.to_string())?;
-            for sj in &partial.steps {
-                t.step(sj.to_step()?).map_err(|e| e.to_string())?;
+            for step in &partial.steps {
+                t.step(*step).map_err(|e| e.to_string())?;
             }
             turn = Some(t);
         }
@@ -226,117 +197,4 @@ impl Core {
         self.turn = None;
         Ok(())
     }
-
-    /// The full state the page draws.
-    pub fn view(&self) -> Value {
-        let game = &self.game;
-        let pos = game.position();
-        let current = self.turn.as_ref().map(|t| t.current()).unwrap_or(*pos);
-        let mut moves = Vec::new();
-        let mut before = *game.start();
-        for (i, t) in game.turns().iter().enumerate() {
-            moves.push(json!({
-                "n": i + 1,
-                "colour": t.colour.name(),
-                "throw": t.throw.0,
-                "notation": play_text(&before, t.throw, &t.steps),
-            }));
-            before = t.after;
-        }
-        let turn = self.turn.as_ref().map(|t| {
-            let legal: Vec<Value> = t.legal_steps().iter().map(step_value).collect();
-            json!({
-                "colour": pos.to_move().map(|c| c.name()),
-                "throw": t.throw().0,
-                "total": t.throw().total(),
-                "actor": t.actor().name(),
-                "passed": t.passed(),
-                "steps": t.steps().iter().map(step_value).collect::<Vec<_>>(),
-                "notation": play_text(t.start(), t.throw(), &t.steps()),
-                "dice_left": t.dice_left(),
-                "points_left": t.points_left(),
-                "can_end": t.can_end(),
-                "legal": legal,
-            })
-        });
-        let last = game.turns().last().map(|t| {
-            json!({
-                "colour": t.colour.name(),
-                "throw": t.throw.0,
-                "steps": t.steps.iter().map(step_value).collect::<Vec<_>>(),
-            })
-        });
-        let captured: serde_json::Map<String, Value> = pos
-            .colours()
-            .iter()
-            .map(|c| (c.name().to_string(), Value::Bool(pos.has_captured(c))))
-            .collect();
-        let outcome = match pos.outcome() {
-            Outcome::Ongoing => "playing",
-            Outcome::Won(_) => "won",
-            Outcome::Dead => "dead",
-        };
-        let to_move = pos.to_move();
-        // Each colour's partner, in team games only.
-        let partners: serde_json::Map<String, Value> = if pos.has_teams() {
-            pos.colours()
-                .iter()
-                .map(|c| (c.name().to_string(), json!(c.partner().name())))
-                .collect()
-        } else {
-            serde_json::Map::new()
-        };
-        json!({
-            "id": self.id,
-            "version": self.version,
-            "created": self.created,
-            "rules": game.rules().compact(),
-            "preset": game.rules().preset.name(),
-            "options": chaupar_core::json::options_json(game.rules()),
-            "block_turns": game.rules().block_turns,
-            "safe_castles": game.rules().get("safe").map(|s| s == "castles").unwrap_or(false),
-            "players": pos.players(),
-            "teams": pos.has_teams(),
-            "colours": pos.colours().iter().map(|c| c.name()).collect::<Vec<_>>(),
-            "partners": partners,
-            "throw_mode": game.rules().get("throw").unwrap_or_default(),
-            "seats": seats_json(&self.seats),
-            "delay_ms": self.delay_ms,
-            "position": position_value(&current),
-            "to_move": to_move.map(|c| c.name()),
-            "to_move_kind": self.seat_to_move().map(|(_, s)| match s { Seat::Person => "person", Seat::Computer { .. } => "computer" }),
-            "extra_throw": pos.extra_throw(),
-            "turn": turn,
-            "moves": moves,
-            "last": last,
-            "captured": captured,
-            "outcome": outcome,
-            "winner": pos.winner().map(|w| w.name()),
-        })
-    }
-}
-
-/// The JSON form of a step: the engine's `step_value` plus `dice`, so that it
-/// names the step exactly and can be sent back.
-pub fn step_json(s: &Step) -> StepJson {
-    StepJson {
-        colour: s.colour.name().into(),
-        from: s.from,
-        to: s.to,
-        pieces: s.pieces,
-        by: s.by,
-        dice: s.dice,
-        declare: s.declare.map(|d| {
-            match d {
-                Declare::Super => "super",
-                Declare::Block => "block",
-            }
-            .to_string()
-        }),
-    }
-}
-
-/// The JSON value of a step (see [`step_json`]).
-pub fn step_value(s: &Step) -> Value {
-    serde_json::to_value(step_json(s)).unwrap_or(Value::Null)
 }

@@ -10,13 +10,15 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use super::{
-    apply, check, do_end, do_step, do_throw, do_undo, slot, state_message, Act, Action, ApiError,
-    Push, Shared, Slot,
-};
+use crate::api::actions::{perform, Act, Action, Check, Done, ACTIONS};
+use crate::api::{bad_json, parse_json};
+use crate::error::ApiError;
+use crate::state::{blocking, state_message, Answer, Push, Shared, Slot};
+use crate::view::GameView;
 
 /// The largest message a client may send (a step is about 100 bytes); longer
 /// ones are refused with an error.
@@ -27,8 +29,6 @@ const MAX_FRAME: usize = 1024 * 1024;
 
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
 
-const ACTIONS: &str = "throw, step, undo, end or check";
-
 /// Upgrades to a WebSocket for a game that exists: `404` like HTTP otherwise, and
 /// `426` for a plain request without the upgrade.
 pub(crate) async fn api_ws(
@@ -36,13 +36,11 @@ pub(crate) async fn api_ws(
     Path(id): Path<String>,
     ws: Option<WebSocketUpgrade>,
 ) -> Result<Response, ApiError> {
-    let s = slot(&state, &id).await?;
+    let s = state.slot(&id).await?;
     let ws = ws.ok_or_else(|| {
-        ApiError(
+        ApiError::new(
             StatusCode::UPGRADE_REQUIRED,
-            "this address is a WebSocket: connect with a WebSocket client (Upgrade: websocket)"
-                .into(),
-            None,
+            "this address is a WebSocket: connect with a WebSocket client (Upgrade: websocket)",
         )
     })?;
     Ok(ws
@@ -52,21 +50,38 @@ pub(crate) async fn api_ws(
         .into_response())
 }
 
-fn deleted_message() -> String {
-    json!({"type": "deleted"}).to_string()
+/// A message to the client (but the state, which is pushed ready-made).
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Reply<'a> {
+    /// The game was deleted.
+    Deleted,
+    /// An action was refused.
+    Error(crate::error::ErrorBody<'a>),
+    /// The answer to `check`.
+    Check(&'a Check),
+}
+
+impl Reply<'_> {
+    fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
 }
 
 fn error_message(e: &ApiError) -> String {
-    let mut m = json!({"type": "error", "error": e.1, "status": e.0.as_u16()});
-    if let Some(ru) = &e.2 {
-        m["error_ru"] = json!(ru);
-    }
-    m.to_string()
+    Reply::Error(e.body(true)).text()
+}
+
+/// The state message of a game as it is now (the view is engine work: made
+/// off the async workers, from a copy taken under the lock).
+async fn state_now(core: crate::live::Core) -> Option<String> {
+    let view = blocking(move || GameView::of(&core)).await.ok()?;
+    Some((*state_message(&view)).clone())
 }
 
 /// Sends `{"type": "deleted"}` and closes the socket.
 async fn say_deleted(socket: &mut WebSocket) {
-    let _ = socket.send(Message::Text(deleted_message())).await;
+    let _ = socket.send(Message::Text(Reply::Deleted.text())).await;
     let _ = socket
         .send(Message::Close(Some(CloseFrame {
             code: 1000,
@@ -78,16 +93,19 @@ async fn say_deleted(socket: &mut WebSocket) {
 async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
     // Subscribe and take the state under the same lock that every change is made
     // under: the first message is the state, and every later change is pushed.
-    let (mut rx, first) = {
+    let (mut rx, core) = {
         let e = s.lock().await;
         if e.deleted {
             drop(e);
             say_deleted(&mut socket).await;
             return;
         }
-        (e.tx.subscribe(), state_message(&e.core))
+        e.subscribe()
     };
-    if socket.send(Message::Text((*first).clone())).await.is_err() {
+    let Some(first) = state_now(core).await else {
+        return;
+    };
+    if socket.send(Message::Text(first)).await.is_err() {
         return;
     }
     // A ping now and then keeps idle connections open through proxies and ends
@@ -125,7 +143,12 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
                             say_deleted(&mut socket).await;
                             return;
                         }
-                        (*state_message(&e.core)).clone()
+                        let core = e.core.clone();
+                        drop(e);
+                        let Some(text) = state_now(core).await else {
+                            return;
+                        };
+                        text
                     }
                     Err(RecvError::Closed) => return,
                 };
@@ -137,18 +160,17 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
                 let reply = match msg {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
                     Some(Ok(Message::Text(text))) if text.len() > MAX_MESSAGE => {
-                        error_message(&ApiError(
+                        error_message(&ApiError::new(
                             StatusCode::PAYLOAD_TOO_LARGE,
                             format!(
                                 "a message may have at most {MAX_MESSAGE} bytes, not {}",
                                 text.len()
                             ),
-                            None,
                         ))
                     }
                     Some(Ok(Message::Text(text))) => match action(&state, &id, &text).await {
                         Ok(None) => continue,
-                        Ok(Some(v)) => v.to_string(),
+                        Ok(Some(check)) => Reply::Check(&check).text(),
                         Err(e) => error_message(&e),
                     },
                     Some(Ok(Message::Binary(_))) => error_message(&ApiError::bad(
@@ -165,12 +187,12 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
     }
 }
 
-/// Carries out one message from a client. A change is not answered here: it is
-/// pushed to every socket of the game (this one too) once it is stored. `check`
-/// is answered with `{"type": "check", "allowed": ...}`.
-async fn action(state: &Shared, id: &str, text: &str) -> Result<Option<Value>, ApiError> {
-    let mut v: Value =
-        serde_json::from_str(text).map_err(|e| ApiError::bad(format!("bad request JSON: {e}")))?;
+/// Carries out one message from a client: the same actions as over HTTP. A
+/// change is not answered here: it is pushed to every socket of the game (this
+/// one too) once it is stored. `check` is answered with `{"type": "check",
+/// "allowed": ...}`.
+async fn action(state: &Shared, id: &str, text: &str) -> Result<Option<Check>, ApiError> {
+    let mut v: Value = parse_json(text.as_bytes())?;
     let obj = v.as_object_mut().ok_or_else(|| {
         ApiError::bad(format!(
             "a message is a JSON object: {{\"action\": \"throw\", \"seat\": \"yellow\"}}; actions: {ACTIONS}"
@@ -189,29 +211,13 @@ async fn action(state: &Shared, id: &str, text: &str) -> Result<Option<Value>, A
         )))
         }
     };
-    let f: Option<Action> = match name.as_str() {
-        "throw" => Some(do_throw),
-        "step" => Some(do_step),
-        "undo" => Some(do_undo),
-        "end" => Some(do_end),
-        "check" => None,
-        _ => {
-            return Err(ApiError::bad(format!(
-                "unknown action {name:?}: use {ACTIONS}"
-            )))
-        }
-    };
-    let req: Act =
-        serde_json::from_value(v).map_err(|e| ApiError::bad(format!("bad request JSON: {e}")))?;
-    match f {
-        Some(f) => {
-            apply(state, id, &req, f, false).await?;
-            Ok(None)
-        }
-        None => {
-            let mut answer = check(state, id, &req).await?;
-            answer["type"] = json!("check");
-            Ok(Some(answer))
-        }
-    }
+    let action = Action::named(&name)
+        .ok_or_else(|| ApiError::bad(format!("unknown action {name:?}: use {ACTIONS}")))?;
+    let act: Act = serde_json::from_value(v).map_err(bad_json)?;
+    Ok(
+        match perform(state, id, action, act, Answer::Nothing).await? {
+            Done::Changed(_) => None,
+            Done::Checked(check) => Some(check),
+        },
+    )
 }

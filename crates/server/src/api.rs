@@ -1,0 +1,49 @@
+//! The HTTP API (`docs/api.md`), by topic: static facts ([`meta`]), games
+//! ([`games`]), a person's actions, shared with the WebSocket ([`actions`]), and
+//! the engine's work on a game: hint, replay, review ([`analysis`]).
+
+use axum::routing::{get, post};
+use axum::Router;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use crate::state::Shared;
+use crate::ws;
+
+pub(crate) mod actions;
+pub(crate) mod analysis;
+pub(crate) mod games;
+pub(crate) mod meta;
+
+use actions::Action;
+
+/// Every route of the API (the page's files are the router's fallback).
+pub(crate) fn routes() -> Router<Shared> {
+    let by_action = Action::ALL
+        .into_iter()
+        .fold(Router::new(), |r, (name, action)| {
+            r.route(&format!("/api/games/:id/{name}"), actions::route(action))
+        });
+    by_action
+        .route("/api/meta", get(meta::meta))
+        .route("/api/board", get(meta::board))
+        .route("/api/rules", get(meta::rules))
+        .route("/api/games", get(games::list).post(games::create))
+        .route("/api/import", post(games::import))
+        .route("/api/games/:id", get(games::game).delete(games::delete))
+        .route("/api/games/:id/hint", get(analysis::hint))
+        .route("/api/games/:id/record", get(games::record))
+        .route("/api/games/:id/replay", get(analysis::replay))
+        .route("/api/games/:id/review", get(analysis::review))
+        .route("/api/games/:id/ws", get(ws::api_ws))
+}
+
+/// Reads a request's JSON: `400` with serde's words if it is not what is expected.
+pub(crate) fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(bad_json)
+}
+
+/// `400`: the request's JSON is not what is expected.
+pub(crate) fn bad_json(e: serde_json::Error) -> ApiError {
+    ApiError::bad(format!("bad request JSON: {e}"))
+}

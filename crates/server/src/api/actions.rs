@@ -1,0 +1,212 @@
+//! A person's actions on a game, the same over HTTP (`POST
+//! /api/games/{id}/{action}`) and over the game's WebSocket (`{"action": ...}`):
+//! throw, step, undo and end change the game; check says whether a step would
+//! be allowed.
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{post, MethodRouter};
+use axum::Json;
+use chaupar_core::{Colour, Step, Turn};
+use serde::{Deserialize, Serialize};
+
+use super::parse_json;
+use crate::driver::kick;
+use crate::error::ApiError;
+use crate::i18n;
+use crate::live::{Core, Seat};
+use crate::state::{blocking, change, Answer, Shared};
+use crate::view::GameView;
+
+/// What a person may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// Change the game.
+    Change(Change),
+    /// Ask whether a step would be allowed.
+    Check,
+}
+
+/// A person's change of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// Throw the dice.
+    Throw,
+    /// Take a step.
+    Step,
+    /// Take back the last step.
+    Undo,
+    /// End the turn.
+    End,
+}
+
+/// The actions' names, for messages.
+pub(crate) const ACTIONS: &str = "throw, step, undo, end or check";
+
+impl Action {
+    /// Every action and its name: its path over HTTP (`/api/games/{id}/{name}`)
+    /// and its `"action"` over the WebSocket.
+    pub const ALL: [(&'static str, Action); 5] = [
+        ("throw", Action::Change(Change::Throw)),
+        ("step", Action::Change(Change::Step)),
+        ("undo", Action::Change(Change::Undo)),
+        ("end", Action::Change(Change::End)),
+        ("check", Action::Check),
+    ];
+
+    /// The action of this name.
+    pub fn named(name: &str) -> Option<Action> {
+        Action::ALL
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, a)| a)
+    }
+}
+
+/// The request of an action: who acts, and the step for `step` and `check`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Act {
+    seat: String,
+    #[serde(default)]
+    step: Option<Step>,
+}
+
+/// The answer to `check`: `{"allowed": true}` or `{"allowed": false, "why",
+/// "why_ru"}`.
+#[derive(Serialize)]
+pub(crate) struct Check {
+    allowed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why_ru: Option<String>,
+}
+
+/// What an action did.
+pub(crate) enum Done {
+    /// The game changed (and was pushed to its WebSockets); its new state when
+    /// it was asked for.
+    Changed(Option<Box<GameView>>),
+    /// The answer to `check`.
+    Checked(Check),
+}
+
+/// The route of an action over HTTP: answers the new state, or the check.
+pub(crate) fn route(action: Action) -> MethodRouter<Shared> {
+    post(
+        move |State(state): State<Shared>, Path(id): Path<String>, body: Bytes| async move {
+            let act: Act = parse_json(&body)?;
+            Ok::<Response, ApiError>(
+                match perform(&state, &id, action, act, Answer::View).await? {
+                    Done::Changed(view) => Json(view).into_response(),
+                    Done::Checked(check) => Json(check).into_response(),
+                },
+            )
+        },
+    )
+}
+
+/// Carries out a person's action: checks the seat, then checks the step or
+/// changes the game (through [`change`], which stores it and pushes it to the
+/// game's WebSockets) and wakes the computer seats.
+pub(crate) async fn perform(
+    state: &Shared,
+    id: &str,
+    action: Action,
+    act: Act,
+    answer: Answer,
+) -> Result<Done, ApiError> {
+    let s = state.slot(id).await?;
+    let mut e = s.lock().await;
+    e.live()?;
+    check_seat(&e.core, &act.seat)?;
+    let what = match action {
+        Action::Change(what) => what,
+        Action::Check => {
+            let step = step_of(&act)?;
+            let turn = turn(&e.core)?.clone();
+            drop(e);
+            let why = blocking(move || turn.why_not(&step)).await?;
+            return Ok(Done::Checked(Check {
+                allowed: why.is_none(),
+                why_ru: why.as_ref().map(i18n::why_ru),
+                why: why.map(|w| w.to_string()),
+            }));
+        }
+    };
+    let view = change(&state.db, &mut e, answer, move |core| {
+        apply(core, what, &act)
+    })
+    .await?;
+    drop(e);
+    kick(state.clone(), id.to_string());
+    Ok(Done::Changed(view.map(Box::new)))
+}
+
+/// Checks that `seat` is a person whose turn it is.
+fn check_seat(core: &Core, seat: &str) -> Result<(), ApiError> {
+    let c: Colour = seat
+        .parse()
+        .map_err(|e| ApiError::bad(format!("seat: {e}")))?;
+    let (to_move, kind) = core
+        .seat_to_move()
+        .ok_or_else(|| ApiError::conflict("the game is over"))?;
+    if c != to_move {
+        return Err(ApiError::conflict(format!(
+            "it is {}'s turn, not {}'s",
+            to_move.title(),
+            c.title()
+        )));
+    }
+    if let Seat::Computer { .. } = kind {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("{} is played by the computer", c.title()),
+        ));
+    }
+    Ok(())
+}
+
+fn step_of(act: &Act) -> Result<Step, ApiError> {
+    act.step
+        .ok_or_else(|| ApiError::bad("give the step: {\"seat\": ..., \"step\": {...}}"))
+}
+
+fn turn(core: &Core) -> Result<&Turn, ApiError> {
+    core.turn
+        .as_ref()
+        .ok_or_else(|| ApiError::conflict("throw the dice first"))
+}
+
+fn turn_mut(core: &mut Core) -> Result<&mut Turn, ApiError> {
+    core.turn
+        .as_mut()
+        .ok_or_else(|| ApiError::conflict("throw the dice first"))
+}
+
+/// A change on a copy of the game (engine work: run off the async workers).
+fn apply(core: &mut Core, what: Change, act: &Act) -> Result<(), ApiError> {
+    match what {
+        Change::Throw => core.throw().map_err(ApiError::conflict),
+        Change::Step => {
+            let step = step_of(act)?;
+            turn_mut(core)?
+                .step(step)
+                .map_err(|why| ApiError::illegal(&why))
+        }
+        Change::Undo => turn_mut(core)?
+            .undo()
+            .map(|_| ())
+            .ok_or_else(|| ApiError::conflict("no step to take back")),
+        Change::End => {
+            let play = turn(core)?
+                .finish()
+                .map_err(|why| ApiError::illegal(&why))?;
+            core.play_whole(&play.steps)
+                .map_err(ApiError::unprocessable)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! Games: list, create, import, view, delete, and the record.
+
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use chaupar_core::{record, Colour, Game};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::parse_json;
+use crate::db;
+use crate::driver::kick;
+use crate::error::ApiError;
+use crate::live::{self, Core, Seat};
+use crate::state::{blocking, Shared};
+use crate::view::GameView;
+
+/// One game in the list.
+#[derive(Serialize)]
+pub(crate) struct Listed {
+    id: String,
+    created: i64,
+    updated: i64,
+    status: String,
+    /// The stored [`crate::view::Summary`] (null if it cannot be read).
+    summary: Value,
+}
+
+/// `{"games": [...]}`, newest first.
+#[derive(Serialize)]
+pub(crate) struct List {
+    games: Vec<Listed>,
+}
+
+pub(crate) async fn list(State(state): State<Shared>) -> Result<Json<List>, ApiError> {
+    let games = db::list(&state.db)
+        .await?
+        .into_iter()
+        .map(|g| Listed {
+            summary: serde_json::from_str(&g.summary).unwrap_or(Value::Null),
+            id: g.id,
+            created: g.created,
+            updated: g.updated,
+            status: g.status,
+        })
+        .collect();
+    Ok(Json(List { games }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewGame {
+    preset: String,
+    #[serde(default)]
+    options: serde_json::Map<String, Value>,
+    #[serde(default)]
+    players: Option<u8>,
+    #[serde(default)]
+    seats: Option<Value>,
+    #[serde(default)]
+    delay_ms: Option<u64>,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// The longest pause a game may choose before each computer action.
+const MAX_DELAY_MS: u64 = 60_000;
+
+pub(crate) async fn create(
+    State(state): State<Shared>,
+    body: Bytes,
+) -> Result<Json<GameView>, ApiError> {
+    let req: NewGame = parse_json(&body)?;
+    let rules = chaupar_core::json::rules_from(&req.preset, &req.options)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let players = req.players.unwrap_or(4);
+    let seed = req.seed.unwrap_or_else(live::random_u64);
+    let game =
+        Game::new(rules, players, seed).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let seats = seats_of(req.seats, &game)?;
+    if req.delay_ms.is_some_and(|d| d > MAX_DELAY_MS) {
+        return Err(ApiError::unprocessable(format!(
+            "delay_ms must be at most {MAX_DELAY_MS}"
+        )));
+    }
+    start(&state, game, seats, req.delay_ms).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Import {
+    record: String,
+    #[serde(default)]
+    seats: Option<Value>,
+    #[serde(default)]
+    delay_ms: Option<u64>,
+}
+
+pub(crate) async fn import(
+    State(state): State<Shared>,
+    body: Bytes,
+) -> Result<Json<GameView>, ApiError> {
+    let req: Import = parse_json(&body)?;
+    let text = req.record;
+    let game = blocking(move || record::replay(&text))
+        .await?
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let seats = seats_of(req.seats, &game)?;
+    start(&state, game, seats, req.delay_ms).await
+}
+
+/// The seats of a new game as asked (persons where none is given).
+fn seats_of(seats: Option<Value>, game: &Game) -> Result<BTreeMap<Colour, Seat>, ApiError> {
+    let seats = seats.unwrap_or_else(|| Value::Object(Default::default()));
+    live::parse_seats(&seats, game.position()).map_err(ApiError::unprocessable)
+}
+
+/// Stores a new game, puts it in play and starts its computer players.
+async fn start(
+    state: &Shared,
+    game: Game,
+    seats: BTreeMap<Colour, Seat>,
+    delay_ms: Option<u64>,
+) -> Result<Json<GameView>, ApiError> {
+    let core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
+    let id = core.id.clone();
+    let view = state.insert(core).await?;
+    tracing::info!(game = %id, "new game");
+    kick(state.clone(), id);
+    Ok(Json(view))
+}
+
+pub(crate) async fn game(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    let core = state.read(&id, Core::clone).await?;
+    Ok(Json(blocking(move || GameView::of(&core)).await?))
+}
+
+/// `{"deleted": id}`.
+#[derive(Serialize)]
+pub(crate) struct Deleted {
+    deleted: String,
+}
+
+pub(crate) async fn delete(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Deleted>, ApiError> {
+    state.delete(&id).await?;
+    Ok(Json(Deleted { deleted: id }))
+}
+
+/// The game's record as a text file, with who played each colour.
+pub(crate) async fn record(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let text = state
+        .read(&id, |core| {
+            let tags: Vec<(&str, String)> = (core.seats.iter())
+                .map(|(c, seat)| {
+                    let who = match seat {
+                        Seat::Person => "person".to_string(),
+                        Seat::Computer { level } => format!("computer level {level}"),
+                    };
+                    (c.title(), who)
+                })
+                .collect();
+            let tags: Vec<(&str, &str)> = tags.iter().map(|(c, who)| (*c, who.as_str())).collect();
+            record::write(&core.game, &tags)
+        })
+        .await?;
+    let headers = [
+        (
+            header::CONTENT_TYPE,
+            "text/plain; charset=utf-8".to_string(),
+        ),
+        (
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"chaupar-{id}.txt\""),
+        ),
+    ];
+    Ok((headers, text).into_response())
+}

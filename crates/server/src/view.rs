@@ -1,0 +1,247 @@
+//! What the page is sent of a game: typed views that serialise to the JSON of
+//! `docs/api.md` (pinned field for field by `tests/json_shape.rs`).
+
+use std::collections::BTreeMap;
+
+use chaupar_core::json::{options_json, position_value};
+use chaupar_core::notation::play_text;
+use chaupar_core::{Colour, Outcome, Step, Turn};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::live::{Core, Seat};
+
+/// The full state the page draws: `GET /api/games/{id}`, the answer to every
+/// action, and the WebSocket's `{"type": "state", "game": ...}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// Counts the stored changes (since the game was loaded).
+    pub version: u64,
+    /// When it was made, in seconds since 1970.
+    pub created: i64,
+    /// The rules in compact form.
+    pub rules: String,
+    /// The preset the rules start from.
+    pub preset: &'static str,
+    /// The options that differ from the preset.
+    pub options: Map<String, Value>,
+    /// How many turns a block may stand.
+    pub block_turns: u8,
+    /// Whether the castles are safe squares.
+    pub safe_castles: bool,
+    /// How many play.
+    pub players: u8,
+    /// Whether it is a team game.
+    pub teams: bool,
+    /// The colours that play, in turn order.
+    pub colours: Vec<Colour>,
+    /// Each colour's partner, in team games only.
+    pub partners: BTreeMap<Colour, Colour>,
+    /// The `throw` option: how the throw is used.
+    pub throw_mode: String,
+    /// Who plays each colour.
+    pub seats: BTreeMap<Colour, Seat>,
+    /// Pause before each computer throw and play, in milliseconds.
+    pub delay_ms: u64,
+    /// The position, with the steps of the turn under way taken.
+    pub position: Value,
+    /// Who throws or moves now; none when the game is over.
+    pub to_move: Option<Colour>,
+    /// `"person"` or `"computer"`: who is to move.
+    pub to_move_kind: Option<&'static str>,
+    /// Whether the colour to move throws again after this turn.
+    pub extra_throw: bool,
+    /// The turn under way, once the dice are thrown.
+    pub turn: Option<TurnView>,
+    /// Every turn played, in notation.
+    pub moves: Vec<MoveView>,
+    /// The last turn's steps, for the page to show them.
+    pub last: Option<LastView>,
+    /// Whether each colour has captured (tohd).
+    pub captured: BTreeMap<Colour, bool>,
+    /// `"playing"`, `"won"` or `"dead"`.
+    pub outcome: &'static str,
+    /// The winning colour or team.
+    pub winner: Option<&'static str>,
+}
+
+/// The turn under way.
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnView {
+    /// The colour that threw.
+    pub colour: Option<Colour>,
+    /// The three dice.
+    pub throw: [u8; 3],
+    /// Their sum.
+    pub total: u8,
+    /// Whose pieces move now (the partner's, once points are passed).
+    pub actor: Colour,
+    /// Whether the points left are passed to the partner.
+    pub passed: bool,
+    /// The steps taken.
+    pub steps: Vec<Step>,
+    /// The steps taken, in notation.
+    pub notation: String,
+    /// The dice not used yet.
+    pub dice_left: Vec<u8>,
+    /// The points not used yet.
+    pub points_left: u8,
+    /// Whether the turn may end now.
+    pub can_end: bool,
+    /// The steps allowed next.
+    pub legal: Vec<Step>,
+}
+
+/// One turn played, in the list of moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    /// Its number, from 1.
+    pub n: usize,
+    /// Who threw.
+    pub colour: Colour,
+    /// The dice.
+    pub throw: [u8; 3],
+    /// The play in notation.
+    pub notation: String,
+}
+
+/// The last turn played.
+#[derive(Clone, Debug, Serialize)]
+pub struct LastView {
+    /// Who threw.
+    pub colour: Colour,
+    /// The dice.
+    pub throw: [u8; 3],
+    /// Its steps.
+    pub steps: Vec<Step>,
+}
+
+/// What the list of games shows of one (stored with it).
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The rules in compact form.
+    pub rules: String,
+    /// The preset the rules start from.
+    pub preset: &'static str,
+    /// How many play.
+    pub players: u8,
+    /// Turns played.
+    pub turns: usize,
+    /// Who is to move.
+    pub to_move: Option<Colour>,
+    /// The winning colour or team.
+    pub winner: Option<&'static str>,
+    /// Who plays each colour.
+    pub seats: BTreeMap<Colour, Seat>,
+}
+
+impl Summary {
+    /// The summary of a game.
+    pub fn of(core: &Core) -> Summary {
+        let pos = core.game.position();
+        Summary {
+            rules: core.game.rules().compact(),
+            preset: core.game.rules().preset.name(),
+            players: pos.players(),
+            turns: core.game.turns().len(),
+            to_move: pos.to_move(),
+            winner: pos.winner().map(|w| w.name()),
+            seats: core.seats.clone(),
+        }
+    }
+}
+
+impl TurnView {
+    /// The view of a turn under way (lists its legal steps: engine work).
+    pub fn of(t: &Turn) -> TurnView {
+        let steps = t.steps();
+        TurnView {
+            colour: t.start().to_move(),
+            throw: t.throw().0,
+            total: t.throw().total(),
+            actor: t.actor(),
+            passed: t.passed(),
+            notation: play_text(t.start(), t.throw(), &steps),
+            steps,
+            dice_left: t.dice_left(),
+            points_left: t.points_left(),
+            can_end: t.can_end(),
+            legal: t.legal_steps(),
+        }
+    }
+}
+
+impl GameView {
+    /// The view of a game (engine work when a turn is under way: run it off the
+    /// async workers).
+    pub fn of(core: &Core) -> GameView {
+        let game = &core.game;
+        let rules = game.rules();
+        let pos = game.position();
+        let mut before = *game.start();
+        let moves = game
+            .turns()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let notation = play_text(&before, t.throw, &t.steps);
+                before = t.after;
+                MoveView {
+                    n: i + 1,
+                    colour: t.colour,
+                    throw: t.throw.0,
+                    notation,
+                }
+            })
+            .collect();
+        let last = game.turns().last().map(|t| LastView {
+            colour: t.colour,
+            throw: t.throw.0,
+            steps: t.steps.clone(),
+        });
+        let partners = match pos.has_teams() {
+            true => pos.colours().iter().map(|c| (c, c.partner())).collect(),
+            false => BTreeMap::new(),
+        };
+        GameView {
+            id: core.id.clone(),
+            version: core.version,
+            created: core.created,
+            rules: rules.compact(),
+            preset: rules.preset.name(),
+            options: options_json(rules),
+            block_turns: rules.block_turns,
+            safe_castles: rules.get("safe").is_ok_and(|s| s == "castles"),
+            players: pos.players(),
+            teams: pos.has_teams(),
+            colours: pos.colours().iter().collect(),
+            partners,
+            throw_mode: rules.get("throw").unwrap_or_default(),
+            seats: core.seats.clone(),
+            delay_ms: core.delay_ms,
+            position: position_value(&core.turn.as_ref().map_or(*pos, |t| t.current())),
+            to_move: pos.to_move(),
+            to_move_kind: core.seat_to_move().map(|(_, s)| match s {
+                Seat::Person => "person",
+                Seat::Computer { .. } => "computer",
+            }),
+            extra_throw: pos.extra_throw(),
+            turn: core.turn.as_ref().map(TurnView::of),
+            moves,
+            last,
+            captured: pos
+                .colours()
+                .iter()
+                .map(|c| (c, pos.has_captured(c)))
+                .collect(),
+            outcome: match pos.outcome() {
+                Outcome::Ongoing => "playing",
+                Outcome::Won(_) => "won",
+                Outcome::Dead => "dead",
+            },
+            winner: pos.winner().map(|w| w.name()),
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! search, to calibrate the node budget (plays generated per millisecond).
 use std::time::Instant;
 
-use chaupar_ai::{bot_by_name, bot_with_limits, Limits};
+use chaupar_ai::{BotSpec, Limits};
 use chaupar_core::{Dice, Generator, Position, Preset, Rules};
 
 fn main() {
@@ -13,7 +13,8 @@ fn main() {
         return;
     }
     for name in ["uct", "expert"] {
-        let mut bot = bot_with_limits(name, 1, Limits::nodes_for_ms(250)).unwrap();
+        let spec: BotSpec = name.parse().unwrap();
+        let mut bot = spec.build(1, Limits::nodes_for_ms(250));
         let mut dice = Dice::from_seed(5);
         let mut pos = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
         for k in 0..30 {
@@ -56,7 +57,7 @@ fn main() {
             plays as f64 / ms
         );
         // Greedy play positions.
-        let mut bot = bot_by_name("greedy", 1).unwrap();
+        let mut bot = BotSpec::Greedy.build(1, Limits::default());
         let (mut gens, mut plays) = (0usize, 0usize);
         let t = Instant::now();
         for _ in 0..20 {
@@ -86,7 +87,7 @@ fn fit(preset: Preset) {
     let w = Weights::embedded(preset);
     let mut gen = Generator::new();
     let mut dice = Dice::from_seed(3);
-    let mut bot = bot_by_name("greedy", 1).unwrap();
+    let mut bot = BotSpec::Greedy.build(1, Limits::default());
     let mut samples: Vec<(f64, f64)> = Vec::new();
     for _ in 0..30 {
         let mut pos = Position::new(Rules::preset(preset), 4).unwrap();

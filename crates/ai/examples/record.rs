@@ -1,7 +1,7 @@
 //! Writes the record of one game between two bots, for `chaupar review`:
 //! `cargo run --release -p chaupar-ai --example record -- [PRESET] [SEED] [BOT_A] [BOT_B] > game.txt`
 //! (defaults: chaupar 1 greedy random; BOT_A plays Yellow and Black).
-use chaupar_ai::{bot_by_name, Bot};
+use chaupar_ai::{Bot, BotSpec, Limits};
 use chaupar_core::{record, Colour, Preset, Rules};
 
 fn main() {
@@ -14,10 +14,13 @@ fn main() {
     let a = args.get(2).cloned().unwrap_or_else(|| "greedy".into());
     let b = args.get(3).cloned().unwrap_or_else(|| "random".into());
     let make = |name: &str, k: u64| -> Box<dyn Bot> {
-        bot_by_name(name, seed + k).unwrap_or_else(|e| {
-            eprintln!("error: {e}");
-            std::process::exit(2)
-        })
+        match name.parse::<BotSpec>() {
+            Ok(spec) => spec.build(seed + k, Limits::default()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(2)
+            }
+        }
     };
     let mut bots: [Box<dyn Bot>; 4] = [make(&a, 0), make(&b, 1), make(&a, 2), make(&b, 3)];
     match chaupar_ai::sim::play_game(Rules::preset(preset), 4, seed, &mut bots, 2000) {

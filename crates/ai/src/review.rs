@@ -14,7 +14,8 @@ use chaupar_core::dice::distinct_throws;
 use chaupar_core::{notation, Colour, Game, Generator, Position, Throw};
 use serde::Serialize;
 
-use crate::eval::{sides, win_chance_with, Side, Weights};
+use crate::eval::{sides, Side, Weights};
+use crate::evaluator::Evaluator;
 use crate::search::SearchConfig;
 
 /// Loss from which a play is doubtful.
@@ -97,10 +98,10 @@ pub struct Review {
 /// The mover's best static value over every play of each throw.
 fn best_static(gen: &mut Generator, pos: &Position, throw: Throw, side: Side, w: &Weights) -> f64 {
     match gen.generate(pos, throw) {
-        Ok(n) => (0..n)
-            .map(|i| win_chance_with(gen.position(i), side, w))
-            .fold(f64::NEG_INFINITY, f64::max),
-        Err(_) => win_chance_with(pos, side, w),
+        Ok(n) => w
+            .best_position(side, (0..n).map(|i| gen.position(i)))
+            .map_or(f64::NEG_INFINITY, |(_, v)| v),
+        Err(_) => w.win_chance(pos, side),
     }
 }
 

@@ -20,7 +20,8 @@ use chaupar_core::dice::{distinct_throws, outcomes};
 use chaupar_core::rules::Faces;
 use chaupar_core::{Generator, Play, Position, Throw};
 
-use crate::eval::{win_chance_with, Side, Weights};
+use crate::eval::Side;
+use crate::evaluator::{first_best, Evaluator};
 
 /// The seed of a position's rollouts: 64-bit FNV-1a over the bytes of its
 /// position text (docs/notation.md), so the same position rolls out the same
@@ -119,31 +120,23 @@ pub struct Searcher {
     deadline: Option<Instant>,
 }
 
-/// Value of `pos` for `side` when `mover_side` picks greedily among `plays`.
-fn best_reply_value(gen: &Generator, side: Side, weights: &Weights, mover: Side) -> f64 {
-    let mut best_for_mover = f64::NEG_INFINITY;
-    let mut value = 0.0;
-    for i in 0..gen.len() {
-        let p = gen.position(i);
-        let vm = win_chance_with(p, mover, weights);
-        if vm > best_for_mover {
-            best_for_mover = vm;
-            value = if mover == side {
-                vm
-            } else {
-                two_sided_other(p, side, mover, vm, weights)
-            };
-        }
+/// The value for `side` of the play the next thrower (of side `mover`) picks
+/// greedily among those `gen` generated.
+fn best_reply_value<E: Evaluator>(gen: &Generator, side: Side, ev: &E, mover: Side) -> f64 {
+    let positions = (0..gen.len()).map(|i| gen.position(i));
+    match ev.best_position(mover, positions) {
+        None => 0.0,
+        Some((_, vm)) if mover == side => vm,
+        Some((i, vm)) => two_sided_other(gen.position(i), side, vm, ev),
     }
-    value
 }
 
-/// The value for `side` of a position whose value for `mover` is `vm`.
-fn two_sided_other(p: &Position, side: Side, _mover: Side, vm: f64, weights: &Weights) -> f64 {
+/// The value for `side` of a position whose value for the other side is `vm`.
+fn two_sided_other<E: Evaluator>(p: &Position, side: Side, vm: f64, ev: &E) -> f64 {
     if crate::eval::side_count(p) == 2 {
         1.0 - vm
     } else {
-        win_chance_with(p, side, weights)
+        ev.win_chance(p, side)
     }
 }
 
@@ -161,15 +154,15 @@ impl Searcher {
     /// The expected value for `side` of `pos` before the next throw: the next
     /// thrower replies greedily (by static value for his side).
     /// Returns `None` when pruned: it cannot exceed `alpha`.
-    pub fn chance_value(
+    pub fn chance_value<E: Evaluator>(
         &mut self,
         pos: &Position,
         side: Side,
-        weights: &Weights,
+        ev: &E,
         alpha: f64,
     ) -> Option<f64> {
-        self.chance_node(pos, side, weights, alpha, false, |s, mover| {
-            Some(best_reply_value(&s.gen, side, weights, mover))
+        self.chance_node(pos, side, ev, alpha, false, |s, mover| {
+            Some(best_reply_value(&s.gen, side, ev, mover))
         })
     }
 
@@ -178,17 +171,17 @@ impl Searcher {
     /// (given the mover's side). Star1: the node is abandoned (`None`) as soon as
     /// even certain wins on every remaining throw could not lift it above
     /// `alpha`. With `budgeted`, also `None` when the budget runs out.
-    fn chance_node(
+    fn chance_node<E: Evaluator>(
         &mut self,
         pos: &Position,
         side: Side,
-        weights: &Weights,
+        ev: &E,
         alpha: f64,
         budgeted: bool,
         mut reply: impl FnMut(&mut Searcher, Side) -> Option<f64>,
     ) -> Option<f64> {
         let Some(m) = pos.to_move() else {
-            return Some(win_chance_with(pos, side, weights));
+            return Some(ev.win_chance(pos, side));
         };
         let mover = Side::of(pos, m);
         let mut acc = 0.0;
@@ -199,7 +192,7 @@ impl Searcher {
             }
             let pr = n as f64 / 64.0;
             if self.gen.generate(pos, t).is_err() {
-                return Some(win_chance_with(pos, side, weights));
+                return Some(ev.win_chance(pos, side));
             }
             self.nodes += 2 + self.gen.len();
             acc += pr * reply(self, mover)?;
@@ -214,11 +207,11 @@ impl Searcher {
     /// One truncated rollout from `pos`: every player takes his greedy play
     /// (best static value for his side) for `turns` turns with throws drawn from
     /// `seed`, then the position is valued statically for `side`.
-    fn rollout(
+    fn rollout<E: Evaluator>(
         &mut self,
         pos: &Position,
         side: Side,
-        weights: &Weights,
+        ev: &E,
         turns: usize,
         seed: u64,
     ) -> f64 {
@@ -234,9 +227,9 @@ impl Searcher {
             self.nodes += 2 + self.gen.len();
             p = *self
                 .gen
-                .position(greedy_pick(&self.gen, Side::of(&p, m), weights));
+                .position(ev.greedy_choice(&self.gen, Side::of(&p, m)));
         }
-        win_chance_with(&p, side, weights)
+        ev.win_chance(&p, side)
     }
 
     /// Values the best `config.rollouts` candidates (by `searched`) by the mean
@@ -244,12 +237,12 @@ impl Searcher {
     /// (common random numbers: the candidates are compared under the same luck).
     /// Runs while the budget lasts; kept only if every candidate got at least a
     /// few rollouts.
-    fn rollout_stage(
+    fn rollout_stage<E: Evaluator>(
         &mut self,
         pos: &Position,
         plays: &[Play],
         side: Side,
-        weights: &Weights,
+        ev: &E,
         searched: &mut [Option<f64>],
     ) {
         let top = best_searched(searched, self.config.rollouts, |i| {
@@ -270,7 +263,7 @@ impl Searcher {
             for (j, &i) in top.iter().enumerate() {
                 if alive[j] {
                     let p = plays[i].position;
-                    let v = self.rollout(&p, side, weights, turns, seed);
+                    let v = self.rollout(&p, side, ev, turns, seed);
                     values[j].push(v);
                 }
             }
@@ -338,52 +331,51 @@ impl Searcher {
     /// thrower's best `replies` plays by static value are valued one throw deeper
     /// and he takes the best for his side. `None` when pruned below `alpha` or
     /// out of budget.
-    pub fn chance_value2(
+    pub fn chance_value2<E: Evaluator>(
         &mut self,
         pos: &Position,
         side: Side,
-        weights: &Weights,
+        ev: &E,
         alpha: f64,
     ) -> Option<f64> {
         let two = crate::eval::side_count(pos) == 2;
         let replies = self.config.replies.max(1);
         let mut cand: Vec<(f64, Position)> = Vec::new();
-        self.chance_node(pos, side, weights, alpha, true, |s, mover| {
+        let mut values: Vec<f64> = Vec::new();
+        self.chance_node(pos, side, ev, alpha, true, |s, mover| {
             cand.clear();
             for i in 0..s.gen.len() {
                 let p = *s.gen.position(i);
-                cand.push((win_chance_with(&p, mover, weights), p));
+                cand.push((ev.win_chance(&p, mover), p));
             }
             cand.sort_by(|a, b| b.0.total_cmp(&a.0));
             cand.truncate(replies);
-            let mut best_for_mover = f64::NEG_INFINITY;
-            let mut v_side = 0.0;
+            values.clear();
             for &(_, p) in cand.iter() {
-                let vs = s.chance_value(&p, side, weights, f64::NEG_INFINITY)?;
-                let vm = if mover == side {
+                values.push(s.chance_value(&p, side, ev, f64::NEG_INFINITY)?);
+            }
+            // The mover takes the best for his side; the value is for `side`.
+            let for_mover = values.iter().map(|&vs| {
+                if mover == side {
                     vs
                 } else if two {
                     1.0 - vs
                 } else {
                     -vs
-                };
-                if vm > best_for_mover {
-                    best_for_mover = vm;
-                    v_side = vs;
                 }
-            }
-            Some(v_side)
+            });
+            Some(first_best(for_mover).map_or(0.0, |(j, _)| values[j]))
         })
     }
 
     /// Values every play (indices into `plays`) for the mover's side: the static
     /// values of all, and the searched values of those examined. Returns
     /// (static, searched) where searched is `None` for unexamined plays.
-    pub fn analyse(
+    pub fn analyse<E: Evaluator>(
         &mut self,
         pos: &Position,
         plays: &[Play],
-        weights: &Weights,
+        ev: &E,
         noise: Option<&mut dyn FnMut() -> f64>,
     ) -> (Vec<f64>, Vec<Option<f64>>) {
         let start = Instant::now();
@@ -395,7 +387,7 @@ impl Searcher {
         };
         let mut stat: Vec<f64> = plays
             .iter()
-            .map(|p| win_chance_with(&p.position, side, weights))
+            .map(|p| ev.win_chance(&p.position, side))
             .collect();
         if let Some(noise) = noise {
             for v in stat.iter_mut() {
@@ -423,7 +415,7 @@ impl Searcher {
             }
             let p = &plays[i].position;
             if p.to_move().is_none() {
-                let v = win_chance_with(p, side, weights);
+                let v = ev.win_chance(p, side);
                 searched[i] = Some(v);
                 best = best.max(v);
                 continue;
@@ -433,7 +425,7 @@ impl Searcher {
             } else {
                 f64::NEG_INFINITY
             };
-            if let Some(v) = self.chance_value(p, side, weights, alpha) {
+            if let Some(v) = self.chance_value(p, side, ev, alpha) {
                 searched[i] = Some(v);
                 if v > best {
                     best = v;
@@ -445,7 +437,7 @@ impl Searcher {
             }
         }
         if self.config.rollouts > 0 && !self.out_of_budget() {
-            self.rollout_stage(pos, plays, side, weights, &mut searched);
+            self.rollout_stage(pos, plays, side, ev, &mut searched);
         } else if self.config.deep > 0 && !self.out_of_budget() {
             // Two throws deep for the best few; kept only if all of them finish.
             let top = best_searched(&searched, self.config.deep, |_| true);
@@ -464,7 +456,7 @@ impl Searcher {
                     } else {
                         f64::NEG_INFINITY
                     };
-                    match self.chance_value2(&p, side, weights, alpha) {
+                    match self.chance_value2(&p, side, ev, alpha) {
                         Some(v) => {
                             best2 = best2.max(v);
                             deeper.push((i, v));
@@ -486,48 +478,26 @@ impl Searcher {
     }
 
     /// The index of the play the search prefers.
-    pub fn choose(
+    pub fn choose<E: Evaluator>(
         &mut self,
         pos: &Position,
         plays: &[Play],
-        weights: &Weights,
+        ev: &E,
         noise: Option<&mut dyn FnMut() -> f64>,
     ) -> usize {
-        let (stat, searched) = self.analyse(pos, plays, weights, noise);
-        let mut best = 0;
-        let mut best_v = f64::NEG_INFINITY;
+        let (stat, searched) = self.analyse(pos, plays, ev, noise);
+        // The searched values when there are any (an unsearched play is never
+        // chosen then), else the static ones.
         let any = searched.iter().any(Option::is_some);
-        for i in 0..plays.len() {
-            let v = if any {
-                match searched[i] {
-                    Some(v) => v,
-                    None => continue,
-                }
+        let values = (0..plays.len()).map(|i| {
+            if any {
+                searched[i].unwrap_or(f64::NEG_INFINITY)
             } else {
                 stat[i]
-            };
-            if v > best_v {
-                best_v = v;
-                best = i;
             }
-        }
-        best
+        });
+        first_best(values).map_or(0, |(i, _)| i)
     }
-}
-
-/// The index of the play the greedy player picks among those generated: the
-/// first with the best static value for the mover's side.
-pub fn greedy_pick(gen: &Generator, mover: Side, weights: &Weights) -> usize {
-    let mut best = 0;
-    let mut best_v = f64::NEG_INFINITY;
-    for i in 0..gen.len() {
-        let v = win_chance_with(gen.position(i), mover, weights);
-        if v > best_v {
-            best_v = v;
-            best = i;
-        }
-    }
-    best
 }
 
 /// The mean of some values (0 for none).

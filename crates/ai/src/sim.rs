@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::eval::sides;
-use crate::{bot_with_limits, derive_seed, Bot, Limits};
+use crate::{derive_seed, Bot, BotSpec, Limits};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -199,6 +199,16 @@ pub type Simulated = (GameResult, Vec<f64>, Vec<f64>);
 /// Simulates one game of the run; also returns the decision times of team a
 /// and team b.
 pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<Simulated, String> {
+    sim_game_of(cfg, &teams(cfg)?, index)
+}
+
+/// The bots of team a and team b.
+fn teams(cfg: &SimConfig) -> Result<[BotSpec; 2], String> {
+    Ok([cfg.team_a.parse()?, cfg.team_b.parse()?])
+}
+
+/// [`sim_game`] with the teams' bots already read.
+fn sim_game_of(cfg: &SimConfig, teams: &[BotSpec; 2], index: usize) -> Result<Simulated, String> {
     let pair = (index / 2) as u64;
     let seed = derive_seed(cfg.seed, pair);
     let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
@@ -208,16 +218,11 @@ pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<Simulated, String> {
     let mut bots: Vec<Box<dyn Bot>> = Vec::with_capacity(4);
     for c in Colour::ALL {
         let on_first = first.has(c);
-        let name = if on_first == a_first {
-            &cfg.team_a
-        } else {
-            &cfg.team_b
-        };
-        bots.push(bot_with_limits(
-            name,
+        let spec = &teams[usize::from(on_first != a_first)];
+        bots.push(spec.build(
             derive_seed(seed, 100 + c.index() as u64),
             Limits::nodes_for_ms(cfg.budget.as_millis() as u64),
-        )?);
+        ));
     }
     let mut bots: [Box<dyn Bot>; 4] = bots
         .try_into()
@@ -246,8 +251,7 @@ pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<Simulated, String> {
 
 /// Runs the simulation.
 pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
-    bot_with_limits(&cfg.team_a, 0, Limits::time(cfg.budget))?;
-    bot_with_limits(&cfg.team_b, 0, Limits::time(cfg.budget))?;
+    let teams = teams(cfg)?;
     let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
     if sides(&start).len() != 2 {
         return Err("the simulator needs two sides: 4 players, or 2 players".into());
@@ -275,7 +279,7 @@ pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
         (0..cfg.games)
             .into_par_iter()
             .map(|i| {
-                let r = sim_game(cfg, i);
+                let r = sim_game_of(cfg, &teams, i);
                 bar.inc(1);
                 r
             })

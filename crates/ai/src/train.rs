@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use crate::derive_seed;
 use crate::eval::{chance_from, features, sides, Side, Weights, NF};
+use crate::evaluator::Evaluator;
 use crate::Rng;
 
 /// Training settings.
@@ -56,7 +57,7 @@ fn self_play(cfg: &TrainConfig, weights: &Weights, seed: u64) -> Option<(Vec<[f6
         let pick = if rng.unit() < cfg.epsilon {
             rng.below(n)
         } else {
-            crate::search::greedy_pick(&gen, side, weights)
+            weights.greedy_choice(&gen, side)
         };
         let steps = gen.steps(pick).to_vec();
         game.play(&steps).ok()?;

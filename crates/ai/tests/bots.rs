@@ -5,8 +5,18 @@ use std::time::Duration;
 
 use chaupar_ai::search::SearchConfig;
 use chaupar_ai::sim::{play_game, simulate, SimConfig};
-use chaupar_ai::{bot_by_name, bot_with_budget, hint, hint_with, level, Bot};
+use chaupar_ai::{hint, hint_with, Bot, BotSpec, Limits};
 use chaupar_core::{legal_plays, record, Game, Position, Preset, Rules, Throw};
+
+/// The bot of this name with the default budgets.
+fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    Ok(name.parse::<BotSpec>()?.build(seed, Limits::default()))
+}
+
+/// The bot of this name with a time budget per decision.
+fn bot_with_budget(name: &str, seed: u64, budget: Duration) -> Result<Box<dyn Bot>, String> {
+    Ok(name.parse::<BotSpec>()?.build(seed, Limits::time(budget)))
+}
 
 /// Plays a game where every colour uses `make`, checking every choice is in range.
 fn whole_game(preset: Preset, players: u8, seed: u64, name: &str, max_turns: usize) {
@@ -43,9 +53,14 @@ fn searching_bots_and_levels_return_legal_plays() {
         }
     }
     for l in 0..=6 {
-        let _ = level(l, 1).name();
+        let name = BotSpec::level(l).build(1, Limits::default()).name();
+        assert_eq!(name, format!("level{}", l.clamp(1, 5)));
     }
-    assert!(bot_by_name("grandmaster", 1).is_err());
+    let unknown = bot_by_name("grandmaster", 1).err().unwrap();
+    assert_eq!(
+        unknown,
+        "unknown bot \"grandmaster\" (expected random, greedy, uct, expert or level1..level5)"
+    );
     // Experiment names are checked too, not read with silent defaults.
     let five = Duration::from_millis(5);
     assert!(bot_with_budget("expertr4_2", 1, five).is_ok());

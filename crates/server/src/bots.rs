@@ -12,9 +12,10 @@ pub struct Ranked {
     pub win: f64,
 }
 
-/// The bot of a level (1–5).
+/// The bot of a level (1–5, others clamped) with the default budgets
+/// ([`chaupar_ai::Limits::default`]), built as the simulator builds it.
 pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
-    chaupar_ai::level(level, seed)
+    chaupar_ai::BotSpec::level(level).build(seed, chaupar_ai::Limits::default())
 }
 
 /// Ranked plays that complete the turn as begun (the steps taken so far

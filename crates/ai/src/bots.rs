@@ -1,0 +1,171 @@
+//! The [`Bot`] trait and the players built on the static evaluation: random,
+//! greedy (optionally with noise, the weaker levels) and the searching expert.
+//! Which bot a name stands for is [`crate::BotSpec`]'s job; plain UCT is in
+//! [`crate::uct`].
+
+use std::sync::Arc;
+
+use chaupar_core::{Play, Position, Throw};
+
+use crate::eval::{Side, Weights};
+use crate::evaluator::{first_best, Evaluator};
+use crate::search::{SearchConfig, Searcher};
+use crate::{Limits, Rng};
+
+/// A computer player.
+pub trait Bot: Send {
+    /// Short name, e.g. "greedy" or "expert".
+    fn name(&self) -> String;
+    /// Index into `plays` (exactly the output of chaupar_core::legal_plays(pos, throw), never empty).
+    fn choose(&mut self, pos: &Position, throw: Throw, plays: &[Play]) -> usize;
+}
+
+/// The weights a bot evaluates with: its own, or the embedded ones of the
+/// position's preset.
+fn weights_for<'a>(own: &'a Option<Arc<Weights>>, pos: &Position) -> &'a Weights {
+    match own {
+        Some(w) => w,
+        None => Weights::embedded(pos.rules().preset),
+    }
+}
+
+/// Plays uniformly at random among the distinct plays.
+pub struct RandomBot {
+    rng: Rng,
+}
+
+impl RandomBot {
+    /// A random player with this seed.
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Bot for RandomBot {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose(&mut self, _pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
+        self.rng.below(plays.len())
+    }
+}
+
+/// Plays the best play by static evaluation, optionally with Gaussian noise
+/// added to every evaluation (weaker levels).
+pub struct GreedyBot {
+    rng: Rng,
+    noise: f64,
+    name: String,
+    weights: Option<Arc<Weights>>,
+}
+
+impl GreedyBot {
+    /// The greedy player (no noise).
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot::with_noise(seed, 0.0, "greedy")
+    }
+
+    /// A greedy player whose evaluations get noise of this standard deviation.
+    pub fn with_noise(seed: u64, noise: f64, name: &str) -> GreedyBot {
+        GreedyBot {
+            rng: Rng::new(seed),
+            noise,
+            name: name.into(),
+            weights: None,
+        }
+    }
+
+    /// Evaluates with these weights instead of the embedded ones.
+    pub fn with_weights(mut self, weights: Arc<Weights>) -> GreedyBot {
+        self.weights = Some(weights);
+        self
+    }
+}
+
+impl Bot for GreedyBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn choose(&mut self, pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
+        let Some(m) = pos.to_move() else { return 0 };
+        let side = Side::of(pos, m);
+        let weights = weights_for(&self.weights, pos);
+        let (noise, rng) = (self.noise, &mut self.rng);
+        // One noise draw per play, in order, after its evaluation.
+        let values = plays.iter().map(|p| {
+            let v = weights.win_chance(&p.position, side);
+            if noise > 0.0 {
+                v + rng.normal(noise)
+            } else {
+                v
+            }
+        });
+        first_best(values).map_or(0, |(i, _)| i)
+    }
+}
+
+/// The expert: expectiminimax search (see [`crate::search`]) with an optional noise.
+pub struct ExpertBot {
+    searcher: Searcher,
+    rng: Rng,
+    noise: f64,
+    name: String,
+    weights: Option<Arc<Weights>>,
+}
+
+impl ExpertBot {
+    /// The full-strength expert with the default budget.
+    pub fn new(seed: u64) -> ExpertBot {
+        ExpertBot::with_config(seed, SearchConfig::default(), 0.0, "expert")
+    }
+
+    /// An expert with these settings and evaluation noise.
+    pub fn with_config(seed: u64, config: SearchConfig, noise: f64, name: &str) -> ExpertBot {
+        ExpertBot {
+            searcher: Searcher::new(config),
+            rng: Rng::new(seed),
+            noise,
+            name: name.into(),
+            weights: None,
+        }
+    }
+
+    /// Searches with these weights instead of the embedded ones.
+    pub fn with_weights(mut self, weights: Arc<Weights>) -> ExpertBot {
+        self.weights = Some(weights);
+        self
+    }
+
+    /// Sets the time budget per decision.
+    pub fn set_budget(&mut self, budget: std::time::Duration) {
+        self.searcher.config.budget = budget;
+    }
+
+    /// Sets both budgets per decision (time and play generations).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.searcher.config.budget = limits.time;
+        self.searcher.config.max_nodes = limits.nodes;
+    }
+}
+
+impl Bot for ExpertBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn choose(&mut self, pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
+        if plays.len() <= 1 {
+            return 0;
+        }
+        let weights = weights_for(&self.weights, pos);
+        if self.noise > 0.0 {
+            let sd = self.noise;
+            let rng = &mut self.rng;
+            let mut f = move || rng.normal(sd);
+            self.searcher.choose(pos, plays, weights, Some(&mut f))
+        } else {
+            self.searcher.choose(pos, plays, weights, None)
+        }
+    }
+}

@@ -90,7 +90,19 @@ async function playOneGame() {
           await page.locator(`rect.sq[data-rc="${far[0]},${far[1]}"]`).dispatchEvent('click');
           await page.waitForSelector('#toast.show.bad', { timeout: 5000 });
           const why = (await page.locator('#toast').textContent()).trim();
-          if (why.length < 5) throw new Error(`no reason given for an illegal step: "${why}"`);
+          // The words are the engine's answer for the move clicked (any unit, any
+          // use of the throw), and here, in the default preset that splits the
+          // total, they name the points really left.
+          const g = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), gameId);
+          const asked = await page.evaluate(([id, seat, c, f]) => fetch(`/api/games/${id}/check`, {
+            method: 'POST', headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ seat, colour: c, from: f, to: f + 30 }),
+          }).then((r) => r.json()), [gameId, g.to_move, colour, from]);
+          if (why !== asked.why) throw new Error(`the page says "${why}", the engine "${asked.why}"`);
+          const left = g.turn.points_left;
+          const expected = `only ${left} points are left, not 30`;
+          // (Past progress 75 the home column begins, and "no capture yet" would come first.)
+          if (from + 30 <= 75 && why !== expected) throw new Error(`a square 30 ahead is refused with "${why}", not "${expected}"`);
           console.log(`browser: an illegal step is refused with: ${why}`);
           checkedWhyNot = true;
           if (!(await page.locator('.target').count())) await click(page, '.piece.movable');

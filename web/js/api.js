@@ -53,11 +53,9 @@ export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws
 
 /**
  * Asks why the rules refuse moving `colour`'s piece at progress `from` to `to`
- * ({allowed, why, why_ru}). For now the server is asked about a made-up one-die
- * step; when it takes {seat, colour, from, to} and answers the real reason, this
- * is the one place to switch.
+ * ({allowed, why, why_ru}): the engine looks at every unit there and every use
+ * of the dice left, and answers the most telling reason.
  */
 export function whyNot(id, seat, colour, from, to) {
-  const step = { colour, from, to, pieces: 1, by: Math.max(0, to - from), dice: 1 };
-  return request('POST', `${game(id)}/check`, { seat, step });
+  return request('POST', `${game(id)}/check`, { seat, colour, from, to });
 }

@@ -356,3 +356,70 @@ async fn a_finished_game_is_reviewed_and_bad_budgets_are_refused() {
     assert_eq!(st, 404);
     s.stop().await;
 }
+
+/// `check` with `{"seat", "from", "to"}`: the engine answers for the move clicked
+/// (any unit, any use of the dice), in every preset; a legal move is allowed, a
+/// square behind the piece is "not ahead", a mixed or misplaced form is a 400,
+/// and nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_says_why_a_clicked_move_is_refused_in_every_preset() {
+    let s = common::start(&common::temp_db("check-move")).await;
+    for preset in ["chaupar", "chausar", "classic"] {
+        let pg = common::person_game(&s, preset, 5).await;
+        let (url, mover) = (&pg.url, &pg.mover);
+        let g = post(&s, &format!("{url}/throw"), &json!({"seat": mover})).await;
+        let legal = g["turn"]["legal"].as_array().unwrap().clone();
+        let check = |body: serde_json::Value| {
+            let s = &s;
+            async move { req(s, "POST", &format!("{url}/check"), Some(&body.to_string())).await }
+        };
+        for step in &legal {
+            let (st, v) = check(json!({"seat": mover, "colour": step["colour"], "from": step["from"], "to": step["to"]})).await;
+            assert_eq!(
+                (st, &v["allowed"]),
+                (200, &json!(true)),
+                "{preset} {step}: {v}"
+            );
+        }
+        if let Some(step) = legal.iter().find(|s| s["from"].as_u64().unwrap() > 1) {
+            let from = step["from"].as_u64().unwrap();
+            let (st, v) = check(json!({"seat": mover, "from": from, "to": from - 1})).await;
+            assert_eq!(st, 200, "{v}");
+            assert_eq!(v["allowed"], false);
+            assert_eq!(
+                v["why"], "that square is not ahead of this piece on its way",
+                "{preset}"
+            );
+            assert_eq!(v["why_ru"], "эта клетка не впереди этой фишки на её пути");
+        }
+        // No piece of the mover at progress 83 at the start of a game.
+        let (st, v) = check(json!({"seat": mover, "from": 83, "to": 84})).await;
+        assert_eq!((st, &v["allowed"]), (200, &json!(false)), "{v}");
+        // Mixed forms, missing fields, and a move's fields on another action.
+        for bad in [
+            json!({"seat": mover, "from": 6}),
+            json!({"seat": mover, "from": 6, "to": 8, "step": legal[0]}),
+            json!({"seat": mover, "colour": "purple", "from": 6, "to": 8}),
+            json!({"seat": mover, "from": -1, "to": 8}),
+        ] {
+            let (st, v) = check(bad.clone()).await;
+            assert_eq!(st, 400, "{bad}: {v}");
+            assert!(v["error"].as_str().unwrap().len() > 10, "{v}");
+        }
+        let before = get(&s, url).await;
+        let (st, _) = req(
+            &s,
+            "POST",
+            &format!("{url}/step"),
+            Some(&json!({"seat": mover, "step": legal[0], "from": 6, "to": 8}).to_string()),
+        )
+        .await;
+        assert_eq!(st, 400);
+        assert_eq!(
+            get(&s, url).await,
+            before,
+            "refused requests changed the game"
+        );
+    }
+    s.stop().await;
+}

@@ -65,13 +65,61 @@ impl Action {
     }
 }
 
-/// The request of an action: who acts, and the step for `step` and `check`.
+/// The request of an action: who acts, and the step for `step` and `check`; or,
+/// for `check`, a move as the player clicked it: the piece of `colour` (by default
+/// the colour moving now) at progress `from`, to progress `to`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Act {
     seat: String,
     #[serde(default)]
     step: Option<Step>,
+    #[serde(default)]
+    colour: Option<Colour>,
+    #[serde(default)]
+    from: Option<u8>,
+    #[serde(default)]
+    to: Option<u8>,
+}
+
+/// What `check` asks about.
+enum Question {
+    /// Whether this exact step is allowed.
+    Step(Step),
+    /// Why the piece of a colour at `from` may not go to `to` (any unit, any use
+    /// of the dice left): `Turn::why_not_move`.
+    Move {
+        colour: Option<Colour>,
+        from: u8,
+        to: u8,
+    },
+}
+
+impl Act {
+    /// The question of a `check`: a step, or a move from one square to another.
+    fn question(&self) -> Result<Question, ApiError> {
+        match (self.step, self.from, self.to) {
+            (Some(step), None, None) if self.colour.is_none() => Ok(Question::Step(step)),
+            (None, Some(from), Some(to)) => Ok(Question::Move {
+                colour: self.colour,
+                from,
+                to,
+            }),
+            _ => Err(ApiError::bad(
+                "check takes {\"seat\", \"from\", \"to\"} (and optionally \"colour\"), or {\"seat\", \"step\": {...}}",
+            )),
+        }
+    }
+
+    /// Refuses the fields of a `check` on an action that changes the game.
+    fn only_step(&self) -> Result<(), ApiError> {
+        if self.colour.is_some() || self.from.is_some() || self.to.is_some() {
+            return Err(ApiError::bad(
+                "colour, from and to go only with check; a step is {\"seat\", \"step\": {...}}",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The answer to `check`: `{"allowed": true}` or `{"allowed": false, "why",
@@ -126,10 +174,16 @@ pub(crate) async fn perform(
     let what = match action {
         Action::Change(what) => what,
         Action::Check => {
-            let step = step_of(&act)?;
+            let question = act.question()?;
             let turn = turn(&e.core)?.clone();
             drop(e);
-            let why = blocking(move || turn.why_not(&step)).await?;
+            let why = blocking(move || match question {
+                Question::Step(step) => turn.why_not(&step),
+                Question::Move { colour, from, to } => {
+                    turn.why_not_move(colour.unwrap_or(turn.actor()), from, to)
+                }
+            })
+            .await?;
             return Ok(Done::Checked(Check {
                 allowed: why.is_none(),
                 why_ru: why.as_ref().map(i18n::why_ru),
@@ -137,6 +191,7 @@ pub(crate) async fn perform(
             }));
         }
     };
+    act.only_step()?;
     let view = change(&state.db, &mut e, answer, move |core| {
         apply(core, what, &act)
     })

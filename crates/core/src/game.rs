@@ -16,8 +16,9 @@ use core::fmt;
 
 use crate::dice::{Dice, Throw};
 use crate::play::{apply_play, PlayError};
-use crate::position::{Position, SetupError};
+use crate::position::Position;
 use crate::rules::Rules;
+use crate::setup::SetupError;
 use crate::step::{Illegal, Step};
 use crate::Colour;
 

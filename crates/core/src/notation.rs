@@ -17,8 +17,9 @@ use core::fmt;
 
 use crate::dice::Throw;
 use crate::play::{capture_marks, Play, PlayError, Turn};
-use crate::position::{Block, Position, Setup, SetupError};
+use crate::position::{Block, Position};
 use crate::rules::{Rules, RulesError, Stacking, ThrowUse};
+use crate::setup::{Setup, SetupError};
 use crate::step::{Declare, Illegal, Step};
 use crate::Colour;
 
@@ -74,6 +75,12 @@ impl From<SetupError> for NotationError {
 
 fn syntax(s: impl Into<String>) -> NotationError {
     NotationError::Syntax(s.into())
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", position_text(self))
+    }
 }
 
 /// The one-line text form of a position.

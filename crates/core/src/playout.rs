@@ -38,13 +38,7 @@ pub struct Playout {
 
 /// Throws three dice of the position's faces from `rng`.
 pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
-    let v = pos.rules().faces.values();
-    let r = rng.next_u32();
-    Throw([
-        v[(r & 3) as usize],
-        v[((r >> 2) & 3) as usize],
-        v[((r >> 4) & 3) as usize],
-    ])
+    Throw::from_bits(pos.rules().faces, rng.next_u32())
 }
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.

@@ -673,7 +673,7 @@ async fn api_replay(State(state): State<Shared>, Path(id): Path<String>) -> ApiR
         let text = play_text(&pos, t.throw, &t.steps);
         frames.push(json!({
             "label": format!("{}. {} {}", i + 1, t.colour.letter(), t.throw),
-            "turn": i + 1, "colour": t.colour.name(), "throw": t.throw.0, "notation": text,
+            "turn": i + 1, "colour": t.colour.name(), "throw": t.throw.dice(), "notation": text,
             "step": 0, "position": chaupar_core::json::position_value(&pos),
         }));
         for (k, st) in t.steps.iter().enumerate() {
@@ -686,7 +686,7 @@ async fn api_replay(State(state): State<Shared>, Path(id): Path<String>) -> ApiR
             };
             frames.push(json!({
                 "label": format!("{}. {} {}", i + 1, t.colour.letter(), text),
-                "turn": i + 1, "colour": t.colour.name(), "throw": t.throw.0, "notation": text,
+                "turn": i + 1, "colour": t.colour.name(), "throw": t.throw.dice(), "notation": text,
                 "step": k + 1, "position": chaupar_core::json::position_value(&p),
             }));
         }

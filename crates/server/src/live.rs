@@ -238,7 +238,7 @@ impl Core {
             moves.push(json!({
                 "n": i + 1,
                 "colour": t.colour.name(),
-                "throw": t.throw.0,
+                "throw": t.throw.dice(),
                 "notation": play_text(&before, t.throw, &t.steps),
             }));
             before = t.after;
@@ -247,7 +247,7 @@ impl Core {
             let legal: Vec<Value> = t.legal_steps().iter().map(step_value).collect();
             json!({
                 "colour": pos.to_move().map(|c| c.name()),
-                "throw": t.throw().0,
+                "throw": t.throw().dice(),
                 "total": t.throw().total(),
                 "actor": t.actor().name(),
                 "passed": t.passed(),
@@ -262,7 +262,7 @@ impl Core {
         let last = game.turns().last().map(|t| {
             json!({
                 "colour": t.colour.name(),
-                "throw": t.throw.0,
+                "throw": t.throw.dice(),
                 "steps": t.steps.iter().map(step_value).collect::<Vec<_>>(),
             })
         });

@@ -21,8 +21,9 @@
 //!
 //! ```
 //! use chaupar_core::{Position, Rules, Preset, dice::Throw, play::legal_plays};
-//! let pos = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
-//! let plays = legal_plays(&pos, Throw([1, 2, 6])).unwrap();
+//! let rules = Rules::preset(Preset::Chaupar);
+//! let pos = Position::new(rules, 4).unwrap();
+//! let plays = legal_plays(&pos, Throw::new([1, 2, 6], rules.faces).unwrap()).unwrap();
 //! assert!(plays.iter().all(|p| p.steps.iter().map(|s| s.by as u32).sum::<u32>() == 9));
 //! ```
 

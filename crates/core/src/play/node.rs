@@ -79,7 +79,7 @@ impl Node {
         if pos.outcome != Outcome::Ongoing {
             return Err(PlayError::GameOver);
         }
-        Throw::new(throw.0, pos.rules.faces).map_err(PlayError::Throw)?;
+        Throw::new(throw.dice(), pos.rules.faces).map_err(PlayError::Throw)?;
         let (actor, part) = if pos.finished(mover) && pos.teams {
             (mover.partner(), Part::ForFinished)
         } else {

@@ -9,12 +9,17 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let preset = Preset::ALL[data[0] as usize % 3];
-    let faces = Rules::preset(preset).faces.values();
-    let t = Throw([
-        faces[data[1] as usize % 4],
-        faces[data[2] as usize % 4],
-        faces[data[3] as usize % 4],
-    ]);
+    let faces = Rules::preset(preset).faces;
+    let v = faces.values();
+    let t = Throw::new(
+        [
+            v[data[1] as usize % 4],
+            v[data[2] as usize % 4],
+            v[data[3] as usize % 4],
+        ],
+        faces,
+    )
+    .unwrap();
     let pos = Position::new(Rules::preset(preset), 4).unwrap();
     if let Ok(s) = std::str::from_utf8(&data[4..]) {
         if let Ok(play) = parse_play(&pos, t, s) {

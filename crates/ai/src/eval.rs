@@ -190,7 +190,7 @@ fn reach_table(faces: Faces, total: bool) -> &'static [u32; 64] {
         .enumerate()
         {
             for (i, t) in dice::outcomes(faces).iter().enumerate() {
-                let [a, b, c] = t.0;
+                let [a, b, c] = t.dice();
                 let mut m = 0u32;
                 if total {
                     // Any part of the total goes to one unit.

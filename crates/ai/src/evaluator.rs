@@ -70,6 +70,7 @@ pub fn first_best(values: impl IntoIterator<Item = f64>) -> Option<(usize, f64)>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chaupar_core::rules::Faces;
     use chaupar_core::{legal_plays, Preset, Rules, Team, Throw};
 
     #[test]
@@ -86,7 +87,7 @@ mod tests {
         let w = Weights::embedded(Preset::Chaupar);
         let side = Side::Team(Team::YellowBlack);
         assert_eq!(w.win_chance(&pos, side), win_chance_with(&pos, side, w));
-        let plays = legal_plays(&pos, Throw([6, 5, 1])).unwrap();
+        let plays = legal_plays(&pos, Throw::new([6, 5, 1], Faces::F1256).unwrap()).unwrap();
         let values: Vec<f64> = plays
             .iter()
             .map(|p| win_chance_with(&p.position, side, w))
@@ -97,7 +98,7 @@ mod tests {
         assert!(values.iter().all(|x| *x <= v));
         assert!(values[..i].iter().all(|x| *x < v));
         let mut gen = Generator::new();
-        gen.generate(&pos, Throw([6, 5, 1])).unwrap();
+        gen.generate(&pos, Throw::new([6, 5, 1], Faces::F1256).unwrap()).unwrap();
         assert_eq!(
             w.greedy_choice(&gen, side),
             w.best_position(side, (0..gen.len()).map(|k| gen.position(k)))

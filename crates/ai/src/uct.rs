@@ -151,7 +151,7 @@ impl UctBot {
             self.playout(&pos)
         } else {
             let t = self.dice.throw(pos.rules().faces);
-            let mut key = t.0;
+            let mut key = t.dice();
             key.sort_unstable();
             let mut sub = match node.children[pick].next.remove(&key) {
                 Some(d) => d,

@@ -129,8 +129,10 @@ fn hints_are_sorted_and_the_best_loses_nothing() {
         max_nodes: 30,
         ..SearchConfig::default()
     };
-    let ranked = hint_with(&pos, Throw([6, 5, 1]), &cfg);
-    let n = legal_plays(&pos, Throw([6, 5, 1])).unwrap().len();
+    let ranked = hint_with(&pos, "6,5,1".parse::<Throw>().unwrap(), &cfg);
+    let n = legal_plays(&pos, "6,5,1".parse::<Throw>().unwrap())
+        .unwrap()
+        .len();
     assert_eq!(ranked.len(), n);
     assert_eq!(ranked[0].loss, 0.0);
     for w in ranked.windows(2) {
@@ -144,7 +146,7 @@ fn hints_are_sorted_and_the_best_loses_nothing() {
         assert!((0.0..=1.0).contains(&r.win));
     }
     // A bad throw or a finished game gives nothing, never a panic.
-    assert!(hint(&pos, Throw([3, 3, 3])).is_empty());
+    assert!(hint(&pos, "3,3,3".parse::<Throw>().unwrap()).is_empty());
 }
 
 #[test]
@@ -196,7 +198,7 @@ fn rollout_values_are_reproducible_and_bounded() {
         game.play(&plays[i].steps).unwrap();
     }
     let pos = *game.position();
-    let plays = legal_plays(&pos, Throw([6, 5, 2])).unwrap();
+    let plays = legal_plays(&pos, "6,5,2".parse::<Throw>().unwrap()).unwrap();
     assert!(plays.len() > 4);
     let cfg = SearchConfig {
         rollouts: 4,

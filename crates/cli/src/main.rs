@@ -169,7 +169,7 @@ impl PositionThrow {
             .throw
             .parse()
             .map_err(|e: chaupar_core::dice::ThrowError| e.to_string())?;
-        let throw = Throw::new(throw.0, pos.rules().faces).map_err(|e| e.to_string())?;
+        let throw = Throw::new(throw.dice(), pos.rules().faces).map_err(|e| e.to_string())?;
         let plays = chaupar_core::legal_plays(&pos, throw).map_err(|e| e.to_string())?;
         Ok((pos, throw, plays))
     }

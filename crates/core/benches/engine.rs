@@ -36,7 +36,9 @@ fn midgame(preset: Preset, count: u64) -> Vec<(Position, Throw)> {
                 let n = g.generate(game.position(), t).unwrap();
                 game.play(g.steps(rng.next_u32() as usize % n)).unwrap();
             }
-            let t = game.throw().unwrap_or(Throw([1, 2, 5]));
+            let t = game
+                .throw()
+                .unwrap_or_else(|_| Throw::new([1, 2, 5], rules.faces).expect("faces"));
             (*game.position(), t)
         })
         .filter(|(p, _)| p.to_move().is_some())

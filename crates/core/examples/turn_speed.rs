@@ -25,7 +25,8 @@ fn main() {
     ] {
         let pos = parse_position(text).expect("position");
         let start = std::time::Instant::now();
-        let turn = Turn::new(&pos, Throw(t)).expect("turn");
+        let throw = Throw::new(t, pos.rules().faces).expect("throw");
+        let turn = Turn::new(&pos, throw).expect("turn");
         let made = start.elapsed();
         let steps = turn.legal_steps();
         let listed = start.elapsed() - made;

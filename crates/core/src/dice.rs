@@ -21,8 +21,11 @@ use rand_chacha::ChaCha8Rng;
 use crate::rules::Faces;
 
 /// The three dice of one throw, in the order they were read.
+///
+/// Made by [`Throw::new`] (checked against the faces), read from text (each value
+/// 1–6; the faces are checked when it is played) or thrown by [`Dice`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Throw(pub [u8; 3]);
+pub struct Throw([u8; 3]);
 
 impl Throw {
     /// A throw of three values, each one of `faces`.
@@ -33,6 +36,22 @@ impl Throw {
             }
         }
         Ok(Throw(dice))
+    }
+
+    /// The three values in the order they were read.
+    pub const fn dice(self) -> [u8; 3] {
+        self.0
+    }
+
+    /// The throw that 6 random bits pick among the 64 outcomes of `faces`
+    /// (two bits a die, lowest first).
+    pub(crate) fn from_bits(faces: Faces, r: u32) -> Throw {
+        let v = faces.values();
+        Throw([
+            v[(r & 3) as usize],
+            v[((r >> 2) & 3) as usize],
+            v[((r >> 4) & 3) as usize],
+        ])
     }
 
     /// The three values, largest first.
@@ -149,13 +168,7 @@ impl Dice {
 
     /// Throws the three dice.
     pub fn throw(&mut self, faces: Faces) -> Throw {
-        let v = faces.values();
-        let r = self.rng.next_u32();
-        Throw([
-            v[(r & 3) as usize],
-            v[((r >> 2) & 3) as usize],
-            v[((r >> 4) & 3) as usize],
-        ])
+        Throw::from_bits(faces, self.rng.next_u32())
     }
 }
 

@@ -14,10 +14,11 @@
 
 use core::fmt;
 
-use crate::dice::{Dice, Throw};
+use crate::dice::{Dice, Throw, ThrowError};
 use crate::play::{apply_play, PlayError};
-use crate::position::{Position, SetupError};
+use crate::position::Position;
 use crate::rules::Rules;
+use crate::setup::SetupError;
 use crate::step::{Illegal, Step};
 use crate::Colour;
 
@@ -43,8 +44,10 @@ pub enum GameError {
     Over,
     /// This game has no seeded dice; throws must be given.
     NoDice,
-    /// A throw was given to a seeded game, or the throw is not of these dice.
-    Throw(String),
+    /// A throw was given to a game whose dice are seeded.
+    Seeded,
+    /// The throw is not one of these dice.
+    Throw(ThrowError),
     /// No throw has been made for this turn.
     NotThrown,
     /// A step of the play is not allowed.
@@ -62,7 +65,8 @@ impl fmt::Display for GameError {
             GameError::Setup(e) => write!(f, "{e}"),
             GameError::Over => write!(f, "the game is over"),
             GameError::NoDice => write!(f, "this game has no seeded dice; give the throw"),
-            GameError::Throw(s) => f.write_str(s),
+            GameError::Seeded => write!(f, "this game's dice are seeded; it throws by itself"),
+            GameError::Throw(e) => write!(f, "{e}"),
             GameError::NotThrown => write!(f, "the dice have not been thrown yet"),
             GameError::Illegal { index, why } => {
                 write!(f, "step {} is not allowed: {why}", index + 1)
@@ -205,15 +209,12 @@ impl Game {
     /// Gives the throw of a game without seeded dice.
     pub fn set_throw(&mut self, throw: Throw) -> Result<(), GameError> {
         if self.dice.is_some() {
-            return Err(GameError::Throw(
-                "this game's dice are seeded; it throws by itself".into(),
-            ));
+            return Err(GameError::Seeded);
         }
         if self.position.to_move().is_none() {
             return Err(GameError::Over);
         }
-        Throw::new(throw.0, self.position.rules().faces)
-            .map_err(|e| GameError::Throw(e.to_string()))?;
+        Throw::new(throw.dice(), self.position.rules().faces).map_err(GameError::Throw)?;
         self.pending = Some(throw);
         Ok(())
     }
@@ -240,7 +241,7 @@ impl Game {
         let throw = self.pending.ok_or(GameError::NotThrown)?;
         crate::legal_plays(&self.position, throw).map_err(|e| match e {
             PlayError::GameOver => GameError::Over,
-            PlayError::Throw(t) => GameError::Throw(t.to_string()),
+            PlayError::Throw(t) => GameError::Throw(t),
         })
     }
 }

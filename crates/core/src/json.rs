@@ -16,8 +16,9 @@ use serde_json::{Map, Value};
 
 use crate::dice::Throw;
 use crate::play::Play;
-use crate::position::{Block, Outcome, Position, Setup, SetupError};
+use crate::position::{Block, Outcome, Position};
 use crate::rules::{Preset, Rules, RulesError};
+use crate::setup::{Setup, SetupError};
 use crate::step::{Declare, Step};
 use crate::Colour;
 

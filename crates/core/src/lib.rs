@@ -7,7 +7,7 @@
 //! - [`board`]: the cross, the tracks, the castle squares.
 //! - [`rules`]: [`Rules`] as named options and the presets.
 //! - [`dice`]: three long dice, the 20 distinct throws, the seeded random source.
-//! - [`position`]: [`Position`], checked from a [`Setup`].
+//! - [`position`]: [`Position`]; [`setup`]: [`Setup`], the unchecked form, and its checks.
 //! - [`play`]: legal plays, whole ([`play::legal_plays`]) or step by step ([`play::Turn`]).
 //! - [`notation`], [`json`], [`record`]: text forms, JSON and game records.
 //! - [`game`]: a game in progress, thrown from its seed.
@@ -29,12 +29,14 @@ pub mod playout;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod setup;
 pub mod step;
 
 pub use colour::{Colour, Colours, Team, UnknownColour};
 pub use dice::{Dice, Throw};
 pub use game::Game;
 pub use play::{legal_plays, Generator, Play, PlayError, Turn};
-pub use position::{Block, Outcome, Position, Setup, SetupError, Stacks, Winner};
+pub use position::{Block, Outcome, Position, Stacks, Winner};
 pub use rules::{Preset, Rules, RulesError};
+pub use setup::{Setup, SetupError};
 pub use step::{Declare, Illegal, Step};

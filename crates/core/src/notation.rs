@@ -17,8 +17,9 @@ use core::fmt;
 
 use crate::dice::Throw;
 use crate::play::{capture_marks, Play, PlayError, Turn};
-use crate::position::{Block, Position, Setup, SetupError};
+use crate::position::{Block, Position};
 use crate::rules::{Rules, RulesError, Stacking, ThrowUse};
+use crate::setup::{Setup, SetupError};
 use crate::step::{Declare, Illegal, Step};
 use crate::Colour;
 
@@ -74,6 +75,12 @@ impl From<SetupError> for NotationError {
 
 fn syntax(s: impl Into<String>) -> NotationError {
     NotationError::Syntax(s.into())
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", position_text(self))
+    }
 }
 
 /// The one-line text form of a position.
@@ -223,22 +230,129 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
     .into_position()?)
 }
 
+/// A step as written, read from its text alone (the syntax): `Y6-15`, `2Y45x55`,
+/// `Y12-20=B`. [`StepText::to_step`] then resolves it against the rules, and
+/// [`parse_play`] checks it against the turn, as `shakmaty` reads a SAN before
+/// it finds the move in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepText {
+    /// How many pieces move together.
+    pub pieces: u8,
+    /// Whose pieces move.
+    pub colour: Colour,
+    /// Progress before the step.
+    pub from: u8,
+    /// Progress after the step.
+    pub to: u8,
+    /// Whether it is marked `x`, as a capture.
+    pub captures: bool,
+    /// The declaration written after `=`.
+    pub declare: Option<Declare>,
+}
+
+impl StepText {
+    /// Reads a step's text.
+    pub fn parse(text: &str) -> Result<StepText, NotationError> {
+        let bad = || {
+            syntax(format!(
+                "a step is written like Y6-15, 2Y45x55 or Y12-20=B; could not read {text:?}"
+            ))
+        };
+        let digits_end = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+        let pieces = if digits_end == 0 {
+            1
+        } else {
+            number(&text[..digits_end], "pieces")?
+        };
+        let (colour, rest) = colour_letter(&text[digits_end..], "step")?;
+        let (body, declare) = if let Some(b) = rest.strip_suffix("=S") {
+            (b, Some(Declare::Super))
+        } else if let Some(b) = rest.strip_suffix("=B") {
+            (b, Some(Declare::Block))
+        } else {
+            (rest.as_str(), None)
+        };
+        let sep = body.find(['-', 'x']).ok_or_else(bad)?;
+        Ok(StepText {
+            pieces,
+            colour,
+            from: number(&body[..sep], "from")?,
+            to: number(&body[sep + 1..], "to")?,
+            captures: body[sep..].starts_with('x'),
+            declare,
+        })
+    }
+
+    /// The text of a step, marked `x` if it `captures`.
+    pub fn of(step: &Step, captures: bool) -> StepText {
+        StepText {
+            pieces: step.pieces,
+            colour: step.colour,
+            from: step.from,
+            to: step.to,
+            captures,
+            declare: step.declare,
+        }
+    }
+
+    /// The step this text means under `rules`, which decide how many dice it uses.
+    pub fn to_step(&self, rules: &Rules) -> Step {
+        let (from, to) = (self.from, self.to);
+        let by = if to >= from {
+            to - from
+        } else {
+            (to as u16 + crate::board::LOOP_LEN as u16 - from as u16).min(255) as u8
+        };
+        let dice = if rules.throw == ThrowUse::Total {
+            0
+        } else if rules.stacking == Stacking::Group && self.pieces >= 2 {
+            2
+        } else {
+            1
+        };
+        Step {
+            colour: self.colour,
+            from,
+            to,
+            pieces: self.pieces,
+            by,
+            dice,
+            declare: self.declare,
+        }
+    }
+}
+
+impl fmt::Display for StepText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pieces != 1 {
+            write!(f, "{}", self.pieces)?;
+        }
+        write!(
+            f,
+            "{}{}{}{}",
+            self.colour.letter(),
+            self.from,
+            if self.captures { 'x' } else { '-' },
+            self.to
+        )?;
+        match self.declare {
+            Some(Declare::Super) => f.write_str("=S"),
+            Some(Declare::Block) => f.write_str("=B"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl core::str::FromStr for StepText {
+    type Err = NotationError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        StepText::parse(s)
+    }
+}
+
 /// The text of one step, `x` marking a capture: `Y6-15`, `2Y45x55`, `Y12-20=B`.
 pub fn step_text(step: &Step, captures: bool) -> String {
-    let mut s = String::new();
-    if step.pieces != 1 {
-        s.push_str(&step.pieces.to_string());
-    }
-    s.push(step.colour.letter());
-    s.push_str(&step.from.to_string());
-    s.push(if captures { 'x' } else { '-' });
-    s.push_str(&step.to.to_string());
-    match step.declare {
-        Some(Declare::Super) => s.push_str("=S"),
-        Some(Declare::Block) => s.push_str("=B"),
-        None => {}
-    }
-    s
+    StepText::of(step, captures).to_string()
 }
 
 /// The text of a play: its steps separated by spaces, or `-` for an empty play.
@@ -257,50 +371,7 @@ pub fn play_text(pos: &Position, throw: Throw, steps: &[Step]) -> String {
 
 /// Reads one step's text for a position (the rules decide how many dice it uses).
 pub fn parse_step(pos: &Position, text: &str) -> Result<Step, NotationError> {
-    let bad = || {
-        syntax(format!(
-            "a step is written like Y6-15, 2Y45x55 or Y12-20=B; could not read {text:?}"
-        ))
-    };
-    let digits_end = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
-    let pieces = if digits_end == 0 {
-        1
-    } else {
-        number(&text[..digits_end], "pieces")?
-    };
-    let (colour, rest) = colour_letter(&text[digits_end..], "step")?;
-    let (body, declare) = if let Some(b) = rest.strip_suffix("=S") {
-        (b, Some(Declare::Super))
-    } else if let Some(b) = rest.strip_suffix("=B") {
-        (b, Some(Declare::Block))
-    } else {
-        (rest.as_str(), None)
-    };
-    let sep = body.find(['-', 'x']).ok_or_else(bad)?;
-    let from = number(&body[..sep], "from")?;
-    let to = number(&body[sep + 1..], "to")?;
-    let by = if to >= from {
-        to - from
-    } else {
-        (to as u16 + crate::board::LOOP_LEN as u16 - from as u16).min(255) as u8
-    };
-    let rules = pos.rules();
-    let dice = if rules.throw == ThrowUse::Total {
-        0
-    } else if rules.stacking == Stacking::Group && pieces >= 2 {
-        2
-    } else {
-        1
-    };
-    Ok(Step {
-        colour,
-        from,
-        to,
-        pieces,
-        by,
-        dice,
-        declare,
-    })
+    Ok(StepText::parse(text)?.to_step(pos.rules()))
 }
 
 /// Reads a play's text and checks it step by step against the position and throw.
@@ -310,23 +381,25 @@ pub fn parse_play(pos: &Position, throw: Throw, text: &str) -> Result<Play, Nota
     let mut words = Vec::new();
     if text != "-" {
         for (i, word) in text.split_whitespace().enumerate() {
-            let step = parse_step(pos, word)?;
-            turn.step(step).map_err(|why| NotationError::Illegal {
-                step: i + 1,
-                text: word.to_string(),
-                why,
-            })?;
-            words.push(word);
+            // Syntax first, then the step against the turn.
+            let written = StepText::parse(word)?;
+            turn.step(written.to_step(pos.rules()))
+                .map_err(|why| NotationError::Illegal {
+                    step: i + 1,
+                    text: word.to_string(),
+                    why,
+                })?;
+            words.push((word, written));
         }
     }
     // The capture mark must tell the truth.
     let steps = turn.steps();
-    for (i, (word, captured)) in words
+    for (i, ((word, written), captured)) in words
         .iter()
         .zip(capture_marks(pos, throw, &steps))
         .enumerate()
     {
-        let marked = word.contains('x');
+        let marked = written.captures;
         if marked != captured {
             return Err(syntax(format!(
                 "step {} ({word}) {}",

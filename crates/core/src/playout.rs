@@ -18,14 +18,12 @@
 
 use rand_core::RngCore;
 
-use crate::board::HOME;
 use crate::dice::Throw;
 use crate::play::{
-    apply, check_move, finish, for_each_distance, for_each_step, for_each_unit, obstacles, Node,
-    Unit,
+    apply, check_move, finish, for_each_distance, for_each_step, for_each_unit, mark_dead,
+    needs_declaration, obstacles, Node, Unit,
 };
-use crate::position::{Outcome, Position};
-use crate::rules::Stacking;
+use crate::position::Position;
 use crate::step::Declare;
 use crate::step::Step;
 
@@ -40,13 +38,7 @@ pub struct Playout {
 
 /// Throws three dice of the position's faces from `rng`.
 pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
-    let v = pos.rules().faces.values();
-    let r = rng.next_u32();
-    Throw([
-        v[(r & 3) as usize],
-        v[((r >> 2) & 3) as usize],
-        v[((r >> 4) & 3) as usize],
-    ])
+    Throw::from_bits(pos.rules().faces, rng.next_u32())
 }
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
@@ -93,9 +85,8 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Posi
         }
     }
     let mut after = finish(&node);
-    if !moved && after.outcome == Outcome::Ongoing && after.is_dead() {
-        after.outcome = Outcome::Dead;
-        after.to_move = None;
+    if !moved {
+        mark_dead(&mut after);
     }
     after
 }
@@ -152,17 +143,13 @@ fn sample_step(node: &Node, rng: &mut impl RngCore) -> Option<Step> {
             });
             let (by, dice) = pick?;
             if let Ok((to, _, own)) = check_move(node, &obs, u, by) {
-                let declare = (node.pos.rules.stacking == Stacking::Declare
-                    && u.size == 1
-                    && own == 1
-                    && to != HOME)
-                    .then(|| {
-                        if rng.next_u32() & 1 == 0 {
-                            Declare::Super
-                        } else {
-                            Declare::Block
-                        }
-                    });
+                let declare = needs_declaration(&node.pos, u.size, own, to).then(|| {
+                    if rng.next_u32() & 1 == 0 {
+                        Declare::Super
+                    } else {
+                        Declare::Block
+                    }
+                });
                 return Some(Step {
                     colour: node.actor,
                     from: u.from,

@@ -1,14 +1,15 @@
 //! A position: where every piece stands, blocks with their age, who has captured,
 //! who throws next, and whether the game is over.
 //!
-//! A [`Position`] is small and `Copy`. It is only built through [`Setup::into_position`]
-//! (or [`Position::new`]), which checks everything a position must satisfy, so a
-//! `Position` in hand is always one the rules can reach or play from.
+//! A [`Position`] is small and `Copy`. It is only built through
+//! [`crate::Setup::into_position`] (or [`Position::new`]), which checks everything a
+//! position must satisfy, so a `Position` in hand is always one the rules can reach
+//! or play from. This module depends only on the board, the rules and the colours.
 
 use core::fmt;
 
-use crate::board::{self, HOME, START};
-use crate::rules::{Finished, Rules, RulesError, Stacking, Start};
+use crate::board::{HOME, START};
+use crate::rules::{Finished, Rules};
 use crate::{Colour, Colours, Team};
 
 /// Who won a finished game.
@@ -66,23 +67,23 @@ pub struct Block {
     pub age: u8,
 }
 
-pub(crate) const MOVED: u8 = 0x80;
-pub(crate) const FRESH: u8 = 0x80;
+/// The oldest a block's age goes.
 pub(crate) const MAX_AGE: u8 = 99;
 
-/// A position of the game. See the module documentation.
+/// A position of the game, 56 bytes. See the module documentation.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     pub(crate) rules: Rules,
     pub(crate) players: u8,
     pub(crate) present: Colours,
     pub(crate) teams: bool,
-    /// Progress of each colour's four pieces, ascending at rest. Inside play
-    /// generation bit 7 marks a piece that has moved this turn (split totals).
+    /// Progress of each colour's four pieces, ascending. (Inside a turn the search
+    /// marks pieces in bit 7: see `play::MOVED`.)
     pub(crate) pieces: [[u8; 4]; 4],
     /// Progress of each colour's blocks, 0 where none.
     pub(crate) blocks: [[u8; 2]; 4],
-    /// Age of each block; inside play generation bit 7 marks one formed this play.
+    /// Age of each block. (Inside a turn the search marks new blocks in bit 7:
+    /// see `play::FRESH`.)
     pub(crate) ages: [[u8; 2]; 4],
     pub(crate) captured: Colours,
     pub(crate) to_move: Option<Colour>,
@@ -122,294 +123,7 @@ fn bytemuck_pieces(p: &[[u8; 4]; 4]) -> [u8; 16] {
     out
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::notation::position_text(self))
-    }
-}
-
-/// A description of a position that has not been checked yet: the form read from
-/// JSON or text. [`Setup::into_position`] checks it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The rules.
-    pub rules: Rules,
-    /// Number of players: 2, 3 or 4 as the rules allow.
-    pub players: u8,
-    /// Who throws next; `None` when the game is over.
-    pub to_move: Option<Colour>,
-    /// Each colour's pieces as progress numbers; `None` for a colour that does not play.
-    pub pieces: [Option<Vec<u8>>; 4],
-    /// Colours that have captured at least once.
-    pub captured: Vec<Colour>,
-    /// Blocks (only with `stacking=declare`).
-    pub blocks: Vec<Block>,
-    /// Whether `to_move` is throwing again after a capture.
-    pub extra_throw: bool,
-}
-
-/// Why a setup is not a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    /// The rules or players are not allowed.
-    Rules(RulesError),
-    /// A colour that plays has no pieces listed, or one that does not play has some.
-    Colours(String),
-    /// A colour does not have exactly four pieces.
-    PieceCount(Colour, usize),
-    /// A progress number outside 0–84.
-    Progress(Colour, u8),
-    /// Pieces of both teams on one square.
-    BothTeams(board::Square),
-    /// A block that does not match the pieces or the rules.
-    Block(String),
-    /// Who is to move is wrong for this position.
-    ToMove(String),
-    /// The capture list names a colour that does not play.
-    Captured(Colour),
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Rules(e) => write!(f, "{e}"),
-            SetupError::Colours(s) => f.write_str(s),
-            SetupError::PieceCount(c, n) => {
-                write!(
-                    f,
-                    "{} has {n} pieces; every colour that plays has exactly 4",
-                    c.title()
-                )
-            }
-            SetupError::Progress(c, p) => write!(
-                f,
-                "{} piece at progress {p}: progress runs from 0 (Charkoni) to 84 (home)",
-                c.title()
-            ),
-            SetupError::BothTeams(sq) => {
-                let (r, c) = sq.rc();
-                write!(
-                    f,
-                    "the square at row {r}, column {c} holds pieces of both teams"
-                )
-            }
-            SetupError::Block(s) => f.write_str(s),
-            SetupError::ToMove(s) => f.write_str(s),
-            SetupError::Captured(c) => write!(f, "captured lists {c}, which does not play"),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
-impl From<RulesError> for SetupError {
-    fn from(e: RulesError) -> Self {
-        SetupError::Rules(e)
-    }
-}
-
-impl Setup {
-    /// The starting setup of a game with these rules and players, Yellow to throw.
-    pub fn start(rules: Rules, players: u8) -> Result<Setup, SetupError> {
-        let (present, _) = rules.seats(players)?;
-        let start: Vec<u8> = match rules.start {
-            Start::Posts => vec![6, 7, 23, 24],
-            Start::Charkoni => vec![START; 4],
-        };
-        let pieces = Colour::ALL.map(|c| present.has(c).then(|| start.clone()));
-        Ok(Setup {
-            rules,
-            players,
-            to_move: Some(Colour::Yellow),
-            pieces,
-            captured: vec![],
-            blocks: vec![],
-            extra_throw: false,
-        })
-    }
-
-    /// Checks the setup and makes it a position.
-    pub fn into_position(self) -> Result<Position, SetupError> {
-        let rules = self.rules;
-        rules.validate()?;
-        let (present, teams) = rules.seats(self.players)?;
-        let mut pieces = [[0u8; 4]; 4];
-        for c in Colour::ALL {
-            match (&self.pieces[c.index()], present.has(c)) {
-                (Some(list), true) => {
-                    if list.len() != 4 {
-                        return Err(SetupError::PieceCount(c, list.len()));
-                    }
-                    for (i, p) in list.iter().enumerate() {
-                        if *p > HOME {
-                            return Err(SetupError::Progress(c, *p));
-                        }
-                        pieces[c.index()][i] = *p;
-                    }
-                    pieces[c.index()].sort_unstable();
-                }
-                (None, true) => {
-                    return Err(SetupError::Colours(format!(
-                        "{} plays in a {}-player game but has no pieces listed",
-                        c.title(),
-                        self.players
-                    )))
-                }
-                (Some(_), false) => {
-                    return Err(SetupError::Colours(format!(
-                        "{} does not play in a {}-player game with these rules",
-                        c.title(),
-                        self.players
-                    )))
-                }
-                (None, false) => {}
-            }
-        }
-        let mut captured = Colours::NONE;
-        for c in &self.captured {
-            if !present.has(*c) {
-                return Err(SetupError::Captured(*c));
-            }
-            captured = captured.with(*c);
-        }
-        let mut blocks = [[0u8; 2]; 4];
-        let mut ages = [[0u8; 2]; 4];
-        if !self.blocks.is_empty() && rules.stacking != Stacking::Declare {
-            return Err(SetupError::Block(format!(
-                "blocks are listed but these rules have stacking={} (blocks need stacking=declare)",
-                rules.stacking.name()
-            )));
-        }
-        for b in &self.blocks {
-            let c = b.colour;
-            if !present.has(c) {
-                return Err(SetupError::Block(format!(
-                    "block of {c}, which does not play"
-                )));
-            }
-            let n = pieces[c.index()]
-                .iter()
-                .filter(|p| **p == b.progress)
-                .count();
-            if !(1..HOME).contains(&b.progress) || n != 2 {
-                return Err(SetupError::Block(format!(
-                    "block of {c} at {}: a block is exactly two pieces on a board square (found {n})",
-                    b.progress
-                )));
-            }
-            if b.age > MAX_AGE {
-                return Err(SetupError::Block(format!(
-                    "block age {} is above {MAX_AGE}",
-                    b.age
-                )));
-            }
-            let slot = &mut blocks[c.index()];
-            if slot.contains(&b.progress) {
-                return Err(SetupError::Block(format!(
-                    "block of {c} at {} listed twice",
-                    b.progress
-                )));
-            }
-            let i = if slot[0] == 0 { 0 } else { 1 };
-            slot[i] = b.progress;
-            ages[c.index()][i] = b.age;
-        }
-        let mut pos = Position {
-            rules,
-            players: self.players,
-            present,
-            teams,
-            pieces,
-            blocks,
-            ages,
-            captured,
-            to_move: self.to_move,
-            extra_throw: self.extra_throw,
-            outcome: Outcome::Ongoing,
-        };
-        pos.sort_blocks();
-        // No square holds both teams.
-        for sq in board::Square::all() {
-            let mut seen: Option<Colour> = None;
-            for c in present.iter() {
-                if pos.count_on_square(c, sq.index()) > 0 {
-                    if let Some(o) = seen {
-                        if pos.enemies(o, c) {
-                            return Err(SetupError::BothTeams(sq));
-                        }
-                    } else {
-                        seen = Some(c);
-                    }
-                }
-            }
-        }
-        pos.outcome = pos.judge_outcome();
-        match (pos.outcome, pos.to_move) {
-            (Outcome::Won(w), Some(_)) => {
-                return Err(SetupError::ToMove(format!(
-                    "the game is already won by {w}, so nobody is to move"
-                )))
-            }
-            (Outcome::Ongoing, None) => {
-                if pos.is_dead() {
-                    pos.outcome = Outcome::Dead;
-                } else {
-                    return Err(SetupError::ToMove(
-                        "nobody is to move, but the game is not over".into(),
-                    ));
-                }
-            }
-            (_, Some(c)) if !present.has(c) => {
-                return Err(SetupError::ToMove(format!(
-                    "{c} is to move but does not play"
-                )))
-            }
-            (_, Some(c)) if pos.finished(c) && rules.finished == Finished::Skip => {
-                return Err(SetupError::ToMove(format!(
-                    "{c} has all pieces home and is skipped under finished=skip"
-                )))
-            }
-            (Outcome::Won(_), None) => pos.extra_throw = false,
-            _ => {}
-        }
-        if pos.to_move.is_some() && pos.is_dead() {
-            pos.outcome = Outcome::Dead;
-            pos.to_move = None;
-        }
-        Ok(pos)
-    }
-}
-
 impl Position {
-    /// The starting position of a game: Yellow throws first unless a throw-off says
-    /// otherwise (see [`Position::with_first`]).
-    pub fn new(rules: Rules, players: u8) -> Result<Position, SetupError> {
-        Setup::start(rules, players)?.into_position()
-    }
-
-    /// The same starting position with `first` to throw.
-    pub fn with_first(mut self, first: Colour) -> Result<Position, SetupError> {
-        if !self.present.has(first) {
-            return Err(SetupError::ToMove(format!("{first} does not play")));
-        }
-        self.to_move = Some(first);
-        Ok(self)
-    }
-
-    /// Back to the unchecked form.
-    pub fn to_setup(&self) -> Setup {
-        Setup {
-            rules: self.rules,
-            players: self.players,
-            to_move: self.to_move,
-            pieces: Colour::ALL
-                .map(|c| self.present.has(c).then(|| self.pieces[c.index()].to_vec())),
-            captured: self.captured.iter().collect(),
-            blocks: self.blocks().collect(),
-            extra_throw: self.extra_throw,
-        }
-    }
-
     /// The rules of this game.
     pub fn rules(&self) -> &Rules {
         &self.rules
@@ -480,7 +194,7 @@ impl Position {
                 (p != 0).then_some(Block {
                     colour: c,
                     progress: p,
-                    age: self.ages[c.index()][i] & !FRESH,
+                    age: self.ages[c.index()][i],
                 })
             })
         })
@@ -493,17 +207,14 @@ impl Position {
 
     /// Whether every piece of the colour is home.
     pub fn finished(&self, colour: Colour) -> bool {
-        self.present.has(colour)
-            && self.pieces[colour.index()]
-                .iter()
-                .all(|p| p & !MOVED == HOME)
+        self.present.has(colour) && self.pieces[colour.index()].iter().all(|p| *p == HOME)
     }
 
     /// How many pieces of the colour stand at this progress.
     pub fn count_at(&self, colour: Colour, progress: u8) -> usize {
         self.pieces[colour.index()]
             .iter()
-            .filter(|p| **p & !MOVED == progress)
+            .filter(|p| **p == progress)
             .count()
     }
 
@@ -520,9 +231,7 @@ impl Position {
     pub fn stacks(&self, colour: Colour) -> Stacks {
         let mut pieces = [0u8; 4];
         let own = self.pieces(colour);
-        for (slot, p) in pieces.iter_mut().zip(own) {
-            *slot = p & !MOVED;
-        }
+        pieces[..own.len()].copy_from_slice(own);
         Stacks {
             pieces,
             len: own.len().min(4) as u8,
@@ -538,21 +247,7 @@ impl Position {
 
     /// Total distance the colour's pieces still have to go.
     pub fn pip_count(&self, colour: Colour) -> u32 {
-        self.pieces(colour)
-            .iter()
-            .map(|p| (HOME - (p & !MOVED)) as u32)
-            .sum()
-    }
-
-    pub(crate) fn count_on_square(&self, colour: Colour, square: u8) -> usize {
-        let [a, b] = board::progress_on_raw(colour.index(), square);
-        self.pieces[colour.index()]
-            .iter()
-            .filter(|p| {
-                let p = **p & !MOVED;
-                p != 0 && (p == a || p == b)
-            })
-            .count()
+        self.pieces(colour).iter().map(|p| (HOME - p) as u32).sum()
     }
 
     pub(crate) fn sort_blocks(&mut self) {
@@ -595,19 +290,6 @@ impl Position {
         }
         c
     }
-
-    /// Whether no colour can ever move again.
-    pub(crate) fn is_dead(&self) -> bool {
-        if let Some(c) = self.to_move {
-            if crate::play::can_ever_move(self, c) {
-                return false;
-            }
-        }
-        !self
-            .present
-            .iter()
-            .any(|c| crate::play::can_ever_move(self, c))
-    }
 }
 
 #[cfg(test)]
@@ -618,12 +300,8 @@ mod tests {
     fn positions_are_compact_copy_values() {
         fn is_copy<T: Copy>() {}
         is_copy::<Position>();
-        assert!(
-            core::mem::size_of::<Position>() <= 64,
-            "{}",
-            core::mem::size_of::<Position>()
-        );
-        eprintln!("Position: {} bytes", core::mem::size_of::<Position>());
+        // README.md and docs/architecture.md say 56 bytes: change them with this.
+        assert_eq!(core::mem::size_of::<Position>(), 56);
     }
 }
 

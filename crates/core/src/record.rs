@@ -26,12 +26,12 @@
 
 use core::fmt;
 
-use crate::dice::Throw;
+use crate::dice::{Throw, ThrowError};
 use crate::game::{Game, GameError};
-use crate::notation::{parse_play, play_text};
+use crate::notation::{parse_play, play_text, NotationError};
 use crate::position::Outcome;
-use crate::rules::Rules;
-use crate::Colour;
+use crate::rules::{Rules, RulesError};
+use crate::{Colour, UnknownColour};
 
 /// A record that cannot be replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,26 +39,149 @@ pub struct RecordError {
     /// The line (from 1) where the problem is; 0 for the record as a whole.
     pub line: usize,
     /// What is wrong.
-    pub message: String,
+    pub kind: RecordErrorKind,
+}
+
+/// What is wrong with a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordErrorKind {
+    /// A header line that is not `[Name "value"]`.
+    TagForm,
+    /// A tag's value without its double quotes.
+    TagQuotes,
+    /// A tag name that is not letters, digits and `_`.
+    TagName(String),
+    /// The Players tag is not 2, 3 or 4.
+    Players(String),
+    /// The Seed tag is not a whole number.
+    Seed(String),
+    /// The First tag is not a colour.
+    First(UnknownColour),
+    /// No Rules tag.
+    NoRules,
+    /// The Rules and Options tags do not make rules.
+    Rules(RulesError),
+    /// The ThrowOff tag disagrees with the seed.
+    ThrowOff {
+        /// The tag's text.
+        written: String,
+        /// What the seed throws.
+        thrown: String,
+    },
+    /// The First tag disagrees with the throw-off of the seed.
+    FirstDiffers {
+        /// The tag's colour.
+        written: Colour,
+        /// Who the throw-off makes first.
+        thrown: Colour,
+    },
+    /// The Result tag disagrees with the game.
+    Result {
+        /// The tag's text.
+        written: String,
+        /// How the game ends.
+        actual: String,
+    },
+    /// A turn line with the wrong number.
+    TurnNumber {
+        /// The number due.
+        expected: usize,
+        /// What the line starts with.
+        found: String,
+    },
+    /// A turn line without the colour that threw.
+    NoColour,
+    /// A turn line whose colour is not a colour letter.
+    ColourLetter(String),
+    /// A turn line after the end of the game.
+    Over,
+    /// A turn line for the wrong colour.
+    NotTheirTurn {
+        /// The colour written.
+        threw: Colour,
+        /// The colour to move.
+        to_move: Colour,
+    },
+    /// A turn line without the throw.
+    NoThrow,
+    /// A throw that cannot be read.
+    Throw(ThrowError),
+    /// A throw other than the seed's.
+    SeedThrows {
+        /// What the seed throws.
+        thrown: Throw,
+        /// What the line says.
+        written: Throw,
+    },
+    /// A turn line without the play.
+    NoPlay,
+    /// A play that cannot be read or is not legal.
+    Play(NotationError),
+    /// The game refuses the setup, a throw or a play.
+    Game(GameError),
+}
+
+impl fmt::Display for RecordErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RecordErrorKind::*;
+        match self {
+            TagForm => f.write_str("a tag is written [Name \"value\"]"),
+            TagQuotes => f.write_str("a tag's value is in double quotes"),
+            TagName(name) => write!(f, "bad tag name {name:?}"),
+            Players(value) => write!(f, "Players must be 2, 3 or 4, not {value:?}"),
+            Seed(value) => write!(f, "Seed must be a whole number, not {value:?}"),
+            First(e) => write!(f, "{e}"),
+            NoRules => f.write_str("the record has no [Rules \"...\"] tag"),
+            Rules(e) => write!(f, "{e}"),
+            ThrowOff { written, thrown } => write!(
+                f,
+                "ThrowOff says {written:?}, but this seed throws {thrown:?}"
+            ),
+            FirstDiffers { written, thrown } => write!(
+                f,
+                "First says {written}, but the throw-off with this seed gives {thrown}"
+            ),
+            Result { written, actual } => {
+                write!(f, "Result says {written:?} but the game ends {actual:?}")
+            }
+            TurnNumber { expected, found } => {
+                write!(f, "expected turn number \"{expected}.\", found {found:?}")
+            }
+            NoColour => f.write_str("missing the colour that threw"),
+            ColourLetter(who) => write!(f, "{who:?} is not a colour letter Y, R, B or G"),
+            Over => f.write_str("the game is already over"),
+            NotTheirTurn { threw, to_move } => write!(
+                f,
+                "{} threw, but it is {}'s turn",
+                threw.title(),
+                to_move.title()
+            ),
+            NoThrow => f.write_str("missing the throw"),
+            Throw(e) => write!(f, "{e}"),
+            SeedThrows { thrown, written } => {
+                write!(f, "the seed throws {thrown} here, not {written}")
+            }
+            NoPlay => f.write_str("missing the play (write - when nothing could move)"),
+            Play(e) => write!(f, "{e}"),
+            Game(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line == 0 {
-            write!(f, "{}", self.message)
+            write!(f, "{}", self.kind)
         } else {
-            write!(f, "line {}: {}", self.line, self.message)
+            write!(f, "line {}: {}", self.line, self.kind)
         }
     }
 }
 
 impl std::error::Error for RecordError {}
 
-fn err(line: usize, message: impl Into<String>) -> RecordError {
-    RecordError {
-        line,
-        message: message.into(),
-    }
+fn err(line: usize, kind: RecordErrorKind) -> RecordError {
+    RecordError { line, kind }
 }
 
 /// The result text of a game: a winner's name, `dead`, or `*` while it goes on.
@@ -138,17 +261,17 @@ fn tag(n: usize, line: &str) -> Result<(String, String), RecordError> {
     let inner = line
         .strip_prefix('[')
         .and_then(|l| l.strip_suffix(']'))
-        .ok_or_else(|| err(n, "a tag is written [Name \"value\"]"))?;
+        .ok_or_else(|| err(n, RecordErrorKind::TagForm))?;
     let (name, value) = inner
         .split_once(' ')
-        .ok_or_else(|| err(n, "a tag is written [Name \"value\"]"))?;
+        .ok_or_else(|| err(n, RecordErrorKind::TagForm))?;
     let value = value
         .trim()
         .strip_prefix('"')
         .and_then(|v| v.strip_suffix('"'))
-        .ok_or_else(|| err(n, "a tag's value is in double quotes"))?;
+        .ok_or_else(|| err(n, RecordErrorKind::TagQuotes))?;
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(err(n, format!("bad tag name {name:?}")));
+        return Err(err(n, RecordErrorKind::TagName(name.to_string())));
     }
     Ok((name.to_string(), value.to_string()))
 }
@@ -183,39 +306,46 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
                     "2" => 2,
                     "3" => 3,
                     "4" => 4,
-                    _ => return Err(err(n, format!("Players must be 2, 3 or 4, not {value:?}"))),
+                    _ => return Err(err(n, RecordErrorKind::Players(value))),
                 }
             }
             "Seed" => {
-                seed =
-                    Some(value.parse::<u64>().map_err(|_| {
-                        err(n, format!("Seed must be a whole number, not {value:?}"))
-                    })?)
+                seed = Some(
+                    value
+                        .parse::<u64>()
+                        .map_err(|_| err(n, RecordErrorKind::Seed(value.clone())))?,
+                )
             }
-            "First" => first = Some(value.parse::<Colour>().map_err(|e| err(n, e.to_string()))?),
+            "First" => {
+                first = Some(
+                    value
+                        .parse::<Colour>()
+                        .map_err(|e| err(n, RecordErrorKind::First(e)))?,
+                )
+            }
             "Result" => result = Some((n, value)),
             "ThrowOff" => throw_off = Some((n, value)),
             _ => {}
         }
     }
-    let rules_name = rules_name.ok_or_else(|| err(0, "the record has no [Rules \"...\"] tag"))?;
+    let rules_name = rules_name.ok_or_else(|| err(0, RecordErrorKind::NoRules))?;
     let compact = if options.is_empty() {
         rules_name
     } else {
         format!("{rules_name}[{options}]")
     };
-    let rules = Rules::parse_compact(&compact).map_err(|e| err(0, e.to_string()))?;
+    let rules = Rules::parse_compact(&compact).map_err(|e| err(0, RecordErrorKind::Rules(e)))?;
     let mut game = match seed {
         Some(s) => {
-            let g = Game::new(rules, players, s).map_err(|e| err(0, e.to_string()))?;
+            let g = Game::new(rules, players, s).map_err(|e| err(0, RecordErrorKind::Game(e)))?;
             if let Some((n, text)) = &throw_off {
                 if *text != throw_off_text(&g) {
                     return Err(err(
                         *n,
-                        format!(
-                            "ThrowOff says {text:?}, but this seed throws {:?}",
-                            throw_off_text(&g)
-                        ),
+                        RecordErrorKind::ThrowOff {
+                            written: text.clone(),
+                            thrown: throw_off_text(&g),
+                        },
                     ));
                 }
             }
@@ -223,14 +353,17 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
                 if f != actual {
                     return Err(err(
                         0,
-                        format!("First says {f}, but the throw-off with this seed gives {actual}"),
+                        RecordErrorKind::FirstDiffers {
+                            written: f,
+                            thrown: actual,
+                        },
                     ));
                 }
             }
             g
         }
         None => Game::unseeded(rules, players, first.unwrap_or(Colour::Yellow))
-            .map_err(|e| err(0, e.to_string()))?,
+            .map_err(|e| err(0, RecordErrorKind::Game(e)))?,
     };
     if let Some(start) = body_start {
         for (i, raw) in text.lines().enumerate().skip(start) {
@@ -247,7 +380,10 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
         if r != "*" && r != actual {
             return Err(err(
                 n,
-                format!("Result says {r:?} but the game ends {actual:?}"),
+                RecordErrorKind::Result {
+                    written: r.clone(),
+                    actual,
+                },
             ));
         }
     }
@@ -261,55 +397,60 @@ fn turn_line(game: &mut Game, n: usize, line: &str) -> Result<(), RecordError> {
     if num != format!("{expected}.") {
         return Err(err(
             n,
-            format!("expected turn number \"{expected}.\", found {num:?}"),
+            RecordErrorKind::TurnNumber {
+                expected,
+                found: num.to_string(),
+            },
         ));
     }
     let who = words
         .next()
-        .ok_or_else(|| err(n, "missing the colour that threw"))?;
+        .ok_or_else(|| err(n, RecordErrorKind::NoColour))?;
     let colour = match who.chars().collect::<Vec<_>>()[..] {
         [c] => Colour::from_letter(c).filter(|_| c.is_ascii_uppercase()),
         _ => None,
     }
-    .ok_or_else(|| err(n, format!("{who:?} is not a colour letter Y, R, B or G")))?;
+    .ok_or_else(|| err(n, RecordErrorKind::ColourLetter(who.to_string())))?;
     let to_move = game
         .position()
         .to_move()
-        .ok_or_else(|| err(n, "the game is already over"))?;
+        .ok_or_else(|| err(n, RecordErrorKind::Over))?;
     if colour != to_move {
         return Err(err(
             n,
-            format!(
-                "{} threw, but it is {}'s turn",
-                colour.title(),
-                to_move.title()
-            ),
+            RecordErrorKind::NotTheirTurn {
+                threw: colour,
+                to_move,
+            },
         ));
     }
     let throw: Throw = words
         .next()
-        .ok_or_else(|| err(n, "missing the throw"))?
+        .ok_or_else(|| err(n, RecordErrorKind::NoThrow))?
         .parse()
-        .map_err(|e: crate::dice::ThrowError| err(n, e.to_string()))?;
+        .map_err(|e: ThrowError| err(n, RecordErrorKind::Throw(e)))?;
+    let game_err = |e: GameError| err(n, RecordErrorKind::Game(e));
     let actual = if game.seed().is_some() {
-        game.throw().map_err(|e| err(n, e.to_string()))?
+        game.throw().map_err(game_err)?
     } else {
-        game.set_throw(throw).map_err(|e| err(n, e.to_string()))?;
+        game.set_throw(throw).map_err(game_err)?;
         throw
     };
     if actual != throw {
         return Err(err(
             n,
-            format!("the seed throws {actual} here, not {throw}"),
+            RecordErrorKind::SeedThrows {
+                thrown: actual,
+                written: throw,
+            },
         ));
     }
     let play_words: Vec<&str> = words.collect();
     if play_words.is_empty() {
-        return Err(err(n, "missing the play (write - when nothing could move)"));
+        return Err(err(n, RecordErrorKind::NoPlay));
     }
     let play = parse_play(game.position(), throw, &play_words.join(" "))
-        .map_err(|e| err(n, e.to_string()))?;
-    game.play(&play.steps)
-        .map_err(|e: GameError| err(n, e.to_string()))?;
+        .map_err(|e| err(n, RecordErrorKind::Play(e)))?;
+    game.play(&play.steps).map_err(game_err)?;
     Ok(())
 }

@@ -76,11 +76,27 @@ macro_rules! option_enum {
             pub const fn name(self) -> &'static str {
                 match self { $($name::$var => $text),+ }
             }
-            fn parse(s: &str) -> Option<Self> {
+        }
+        impl OptionValue for $name {
+            const VALUES: &'static [&'static str] = $name::VALUES;
+            fn text(&self) -> String {
+                self.name().to_string()
+            }
+            fn read(s: &str) -> Option<Self> {
                 match s { $($text => Some($name::$var),)+ _ => None }
             }
         }
     };
+}
+
+/// How the value of one option is written and read.
+trait OptionValue: Sized {
+    /// The values it takes, as written.
+    const VALUES: &'static [&'static str];
+    /// The value as written.
+    fn text(&self) -> String;
+    /// The value from its text, if it is one.
+    fn read(s: &str) -> Option<Self>;
 }
 
 option_enum!(
@@ -247,43 +263,6 @@ impl Faces {
     }
 }
 
-/// A complete rule set: a preset and the value of every option.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Rules {
-    /// The preset these rules start from.
-    pub preset: Preset,
-    /// Where pieces start.
-    pub start: Start,
-    /// How the throw is used.
-    pub throw: ThrowUse,
-    /// Points that cannot be used.
-    pub unused: Unused,
-    /// Same colour ending on one square.
-    pub stacking: Stacking,
-    /// Blockades.
-    pub blockade: Blockade,
-    /// Captures.
-    pub capture: Capture,
-    /// Extra throws.
-    pub extra_throw: ExtraThrow,
-    /// Safe squares.
-    pub safe: Safe,
-    /// Splitting a super-piece.
-    pub split: Split,
-    /// Capture before finishing.
-    pub tohd: Tohd,
-    /// Team order.
-    pub order: Order,
-    /// A player with all pieces home.
-    pub finished: Finished,
-    /// Who plays with fewer than four players.
-    pub seating: Seating,
-    /// The dice faces.
-    pub faces: Faces,
-    /// How many of its owner's turns a block may stand through (1–9).
-    pub block_turns: u8,
-}
-
 /// One row of the option table: its name, values, meaning and each preset's value
 /// with the source it comes from.
 #[derive(Clone, Copy, Debug)]
@@ -303,100 +282,176 @@ const S003: &str = "003";
 const S000: &str = "000";
 const RUL: &str = "RULINGS";
 
-/// Every option, in the order of the RULINGS table.
-pub const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "start",
-        values: Start::VALUES,
-        about: "where pieces stand when the game begins",
-        sources: [S004, S003, S004],
-    },
-    OptionInfo {
-        name: "throw",
-        values: ThrowUse::VALUES,
-        about: "use of the throw: the total split among units, or each die separately",
-        sources: [S004, S003, S000],
-    },
-    OptionInfo {
-        name: "unused",
-        values: Unused::VALUES,
-        about: "points that cannot be used are lost or pass to the partner",
-        sources: [RUL, RUL, S000],
-    },
-    OptionInfo {
-        name: "stacking",
-        values: Stacking::VALUES,
-        about:
-            "same colour ending on one square: super-piece, group, or declared super-piece / block",
-        sources: [S004, S003, S000],
-    },
-    OptionInfo {
-        name: "blockade",
-        values: Blockade::VALUES,
-        about: "what may not be passed or landed on",
-        sources: [S004, S003, S000],
-    },
-    OptionInfo {
-        name: "capture",
-        values: Capture::VALUES,
-        about: "which landings capture: by size, or all that are no blockade",
-        sources: [S004, S003, S000],
-    },
-    OptionInfo {
-        name: "extra_throw",
-        values: ExtraThrow::VALUES,
-        about: "one more throw after a play that captured",
-        sources: [S004, S003, S004],
-    },
-    OptionInfo {
-        name: "safe",
-        values: Safe::VALUES,
-        about: "safe castle squares",
-        sources: [S004, S003, S000],
-    },
-    OptionInfo {
-        name: "split",
-        values: Split::VALUES,
-        about: "taking pieces off the top of a super-piece",
-        sources: [S004, RUL, S000],
-    },
-    OptionInfo {
-        name: "tohd",
-        values: Tohd::VALUES,
-        about: "capture before finishing",
-        sources: [S004, S003, S004],
-    },
-    OptionInfo {
-        name: "order",
-        values: Order::VALUES,
-        about: "team order: Black home before Yellow, Red before Green",
-        sources: [S004, S003, S004],
-    },
-    OptionInfo {
-        name: "finished",
-        values: Finished::VALUES,
-        about: "a player with all pieces home: skipped, or throws for his partner",
-        sources: [RUL, S003, RUL],
-    },
-    OptionInfo {
-        name: "seating",
-        values: Seating::VALUES,
-        about: "with 2 or 3 players: teams of two colours, or everyone for himself",
-        sources: [RUL, S003, RUL],
-    },
-    OptionInfo {
-        name: "faces",
-        values: &["1256", "1346"],
-        about: "the faces of the long dice",
-        sources: [S004, S003, S004],
-    },
-    OptionInfo {
-        name: "block_turns",
-        values: &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
-        about: "how many of its owner's turns a block may stand through",
-        sources: [S000, S000, S000],
-    },
-];
+impl OptionValue for Faces {
+    const VALUES: &'static [&'static str] = &["1256", "1346"];
+    fn text(&self) -> String {
+        self.name().to_string()
+    }
+    /// Four digits, with or without commas, spaces, brackets or dashes.
+    fn read(value: &str) -> Option<Self> {
+        let digits: Vec<u8> = value
+            .chars()
+            .filter(|c| !matches!(c, ',' | ' ' | '[' | ']' | '-'))
+            .map(|c| c.to_digit(10).map(|d| d as u8))
+            .collect::<Option<_>>()?;
+        Faces::from_values(&digits)
+    }
+}
+
+/// The one numeric option, `block_turns`: 1 to 9.
+impl OptionValue for u8 {
+    const VALUES: &'static [&'static str] = &["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    fn text(&self) -> String {
+        self.to_string()
+    }
+    fn read(value: &str) -> Option<Self> {
+        value.parse::<u8>().ok().filter(|n| (1..=9).contains(n))
+    }
+}
+
+/// The option table, written once: each row makes a field of [`Rules`], its
+/// value in each preset with the source it comes from, its row of [`OPTIONS`],
+/// and its case in [`Rules::get`] and [`Rules::set`].
+macro_rules! options {
+    ($(
+        $(#[$doc:meta])*
+        $field:ident: $ty:ty = $name:literal, $about:literal,
+            chaupar $chaupar:expr, $s1:ident;
+            chausar $chausar:expr, $s2:ident;
+            classic $classic:expr, $s3:ident;
+    )+) => {
+        /// A complete rule set: a preset and the value of every option.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct Rules {
+            /// The preset these rules start from.
+            pub preset: Preset,
+            $($(#[$doc])* pub $field: $ty,)+
+        }
+
+        /// Every option, in the order of the RULINGS table.
+        pub const OPTIONS: &[OptionInfo] = &[$(OptionInfo {
+            name: $name,
+            values: <$ty as OptionValue>::VALUES,
+            about: $about,
+            sources: [$s1, $s2, $s3],
+        }),+];
+
+        impl Rules {
+            /// The rules of a preset.
+            pub const fn preset(p: Preset) -> Rules {
+                match p {
+                    Preset::Chaupar => Rules { preset: p, $($field: $chaupar,)+ },
+                    Preset::Chausar => Rules { preset: p, $($field: $chausar,)+ },
+                    Preset::Classic => Rules { preset: p, $($field: $classic,)+ },
+                }
+            }
+
+            /// The value of an option as text.
+            pub fn get(&self, name: &str) -> Result<String, RulesError> {
+                match name {
+                    $($name => Ok(self.$field.text()),)+
+                    _ => Err(RulesError::UnknownOption(name.to_string())),
+                }
+            }
+
+            /// Sets an option from its text value. On error nothing changes.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
+                match name {
+                    $($name => {
+                        self.$field = <$ty as OptionValue>::read(value).ok_or_else(|| {
+                            RulesError::BadValue {
+                                option: name.to_string(),
+                                value: value.to_string(),
+                                expected: <$ty as OptionValue>::VALUES,
+                            }
+                        })?
+                    })+
+                    _ => return Err(RulesError::UnknownOption(name.to_string())),
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+options! {
+    /// Where pieces start.
+    start: Start = "start", "where pieces stand when the game begins",
+        chaupar Start::Posts, S004;
+        chausar Start::Charkoni, S003;
+        classic Start::Posts, S004;
+    /// How the throw is used.
+    throw: ThrowUse = "throw", "use of the throw: the total split among units, or each die separately",
+        chaupar ThrowUse::Total, S004;
+        chausar ThrowUse::Dice, S003;
+        classic ThrowUse::Dice, S000;
+    /// Points that cannot be used.
+    unused: Unused = "unused", "points that cannot be used are lost or pass to the partner",
+        chaupar Unused::Lost, RUL;
+        chausar Unused::Lost, RUL;
+        classic Unused::Partner, S000;
+    /// Same colour ending on one square.
+    stacking: Stacking = "stacking",
+        "same colour ending on one square: super-piece, group, or declared super-piece / block",
+        chaupar Stacking::Super, S004;
+        chausar Stacking::Group, S003;
+        classic Stacking::Declare, S000;
+    /// Blockades.
+    blockade: Blockade = "blockade", "what may not be passed or landed on",
+        chaupar Blockade::None, S004;
+        chausar Blockade::PastHalf, S003;
+        classic Blockade::Block, S000;
+    /// Captures.
+    capture: Capture = "capture", "which landings capture: by size, or all that are no blockade",
+        chaupar Capture::Size, S004;
+        chausar Capture::All, S003;
+        classic Capture::Size, S000;
+    /// Extra throws.
+    extra_throw: ExtraThrow = "extra_throw", "one more throw after a play that captured",
+        chaupar ExtraThrow::Never, S004;
+        chausar ExtraThrow::Capture, S003;
+        classic ExtraThrow::Never, S004;
+    /// Safe squares.
+    safe: Safe = "safe", "safe castle squares",
+        chaupar Safe::None, S004;
+        chausar Safe::None, S003;
+        classic Safe::Castles, S000;
+    /// Splitting a super-piece.
+    split: Split = "split", "taking pieces off the top of a super-piece",
+        chaupar Split::Never, S004;
+        chausar Split::Never, RUL;
+        classic Split::Top, S000;
+    /// Capture before finishing.
+    tohd: Tohd = "tohd", "capture before finishing",
+        chaupar Tohd::Circle, S004;
+        chausar Tohd::Off, S003;
+        classic Tohd::Circle, S004;
+    /// Team order.
+    order: Order = "order", "team order: Black home before Yellow, Red before Green",
+        chaupar Order::Finish, S004;
+        chausar Order::Column, S003;
+        classic Order::Finish, S004;
+    /// A player with all pieces home.
+    finished: Finished = "finished", "a player with all pieces home: skipped, or throws for his partner",
+        chaupar Finished::Skip, RUL;
+        chausar Finished::PartnerMay, S003;
+        classic Finished::PartnerMust, RUL;
+    /// Who plays with fewer than four players.
+    seating: Seating = "seating", "with 2 or 3 players: teams of two colours, or everyone for himself",
+        chaupar Seating::Teams, RUL;
+        chausar Seating::Solo, S003;
+        classic Seating::Teams, RUL;
+    /// The dice faces.
+    faces: Faces = "faces", "the faces of the long dice",
+        chaupar Faces::F1256, S004;
+        chausar Faces::F1256, S003;
+        classic Faces::F1256, S004;
+    /// How many of its owner's turns a block may stand through (1–9).
+    block_turns: u8 = "block_turns", "how many of its owner's turns a block may stand through",
+        chaupar 3, S000;
+        chausar 3, S000;
+        classic 3, S000;
+}
 
 /// A problem with a rule set or an option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -448,134 +503,6 @@ impl fmt::Display for RulesError {
 impl std::error::Error for RulesError {}
 
 impl Rules {
-    /// The rules of a preset.
-    pub const fn preset(p: Preset) -> Rules {
-        match p {
-            Preset::Chaupar => Rules {
-                preset: p,
-                start: Start::Posts,
-                throw: ThrowUse::Total,
-                unused: Unused::Lost,
-                stacking: Stacking::Super,
-                blockade: Blockade::None,
-                capture: Capture::Size,
-                extra_throw: ExtraThrow::Never,
-                safe: Safe::None,
-                split: Split::Never,
-                tohd: Tohd::Circle,
-                order: Order::Finish,
-                finished: Finished::Skip,
-                seating: Seating::Teams,
-                faces: Faces::F1256,
-                block_turns: 3,
-            },
-            Preset::Chausar => Rules {
-                preset: p,
-                start: Start::Charkoni,
-                throw: ThrowUse::Dice,
-                unused: Unused::Lost,
-                stacking: Stacking::Group,
-                blockade: Blockade::PastHalf,
-                capture: Capture::All,
-                extra_throw: ExtraThrow::Capture,
-                safe: Safe::None,
-                split: Split::Never,
-                tohd: Tohd::Off,
-                order: Order::Column,
-                finished: Finished::PartnerMay,
-                seating: Seating::Solo,
-                faces: Faces::F1256,
-                block_turns: 3,
-            },
-            Preset::Classic => Rules {
-                preset: p,
-                start: Start::Posts,
-                throw: ThrowUse::Dice,
-                unused: Unused::Partner,
-                stacking: Stacking::Declare,
-                blockade: Blockade::Block,
-                capture: Capture::Size,
-                extra_throw: ExtraThrow::Never,
-                safe: Safe::Castles,
-                split: Split::Top,
-                tohd: Tohd::Circle,
-                order: Order::Finish,
-                finished: Finished::PartnerMust,
-                seating: Seating::Teams,
-                faces: Faces::F1256,
-                block_turns: 3,
-            },
-        }
-    }
-
-    /// The value of an option as text.
-    pub fn get(&self, name: &str) -> Result<String, RulesError> {
-        Ok(match name {
-            "start" => self.start.name().into(),
-            "throw" => self.throw.name().into(),
-            "unused" => self.unused.name().into(),
-            "stacking" => self.stacking.name().into(),
-            "blockade" => self.blockade.name().into(),
-            "capture" => self.capture.name().into(),
-            "extra_throw" => self.extra_throw.name().into(),
-            "safe" => self.safe.name().into(),
-            "split" => self.split.name().into(),
-            "tohd" => self.tohd.name().into(),
-            "order" => self.order.name().into(),
-            "finished" => self.finished.name().into(),
-            "seating" => self.seating.name().into(),
-            "faces" => self.faces.name().into(),
-            "block_turns" => self.block_turns.to_string(),
-            _ => return Err(RulesError::UnknownOption(name.to_string())),
-        })
-    }
-
-    /// Sets an option from its text value. On error nothing changes.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
-        let info = OPTIONS
-            .iter()
-            .find(|o| o.name == name)
-            .ok_or_else(|| RulesError::UnknownOption(name.to_string()))?;
-        let bad = || RulesError::BadValue {
-            option: name.to_string(),
-            value: value.to_string(),
-            expected: info.values,
-        };
-        match name {
-            "start" => self.start = Start::parse(value).ok_or_else(bad)?,
-            "throw" => self.throw = ThrowUse::parse(value).ok_or_else(bad)?,
-            "unused" => self.unused = Unused::parse(value).ok_or_else(bad)?,
-            "stacking" => self.stacking = Stacking::parse(value).ok_or_else(bad)?,
-            "blockade" => self.blockade = Blockade::parse(value).ok_or_else(bad)?,
-            "capture" => self.capture = Capture::parse(value).ok_or_else(bad)?,
-            "extra_throw" => self.extra_throw = ExtraThrow::parse(value).ok_or_else(bad)?,
-            "safe" => self.safe = Safe::parse(value).ok_or_else(bad)?,
-            "split" => self.split = Split::parse(value).ok_or_else(bad)?,
-            "tohd" => self.tohd = Tohd::parse(value).ok_or_else(bad)?,
-            "order" => self.order = Order::parse(value).ok_or_else(bad)?,
-            "finished" => self.finished = Finished::parse(value).ok_or_else(bad)?,
-            "seating" => self.seating = Seating::parse(value).ok_or_else(bad)?,
-            "faces" => {
-                let digits: Vec<u8> = value
-                    .chars()
-                    .filter(|c| !matches!(c, ',' | ' ' | '[' | ']' | '-'))
-                    .map(|c| c.to_digit(10).map(|d| d as u8))
-                    .collect::<Option<_>>()
-                    .ok_or_else(bad)?;
-                self.faces = Faces::from_values(&digits).ok_or_else(bad)?;
-            }
-            "block_turns" => {
-                let n: u8 = value.parse().map_err(|_| bad())?;
-                if !(1..=9).contains(&n) {
-                    return Err(bad());
-                }
-                self.block_turns = n;
-            }
-            _ => return Err(RulesError::UnknownOption(name.to_string())),
-        }
-        Ok(())
-    }
-
     /// Applies several options at once; on any error nothing changes.
     pub fn with_options<'a>(
         mut self,

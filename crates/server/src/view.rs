@@ -159,7 +159,7 @@ impl TurnView {
         let steps = t.steps();
         TurnView {
             colour: t.start().to_move(),
-            throw: t.throw().0,
+            throw: t.throw().dice(),
             total: t.throw().total(),
             actor: t.actor(),
             passed: t.passed(),
@@ -191,14 +191,14 @@ impl GameView {
                 MoveView {
                     n: i + 1,
                     colour: t.colour,
-                    throw: t.throw.0,
+                    throw: t.throw.dice(),
                     notation,
                 }
             })
             .collect();
         let last = game.turns().last().map(|t| LastView {
             colour: t.colour,
-            throw: t.throw.0,
+            throw: t.throw.dice(),
             steps: t.steps.clone(),
         });
         let partners = match pos.has_teams() {

@@ -10,9 +10,11 @@ pub fn pos(text: &str) -> Position {
     parse_position(text).unwrap_or_else(|e| panic!("bad test position {text:?}: {e}"))
 }
 
-/// The throw a,b,c.
+/// The throw a,b,c (each 1–6; the faces are checked when it is played).
 pub fn throw(a: u8, b: u8, c: u8) -> Throw {
-    Throw([a, b, c])
+    format!("{a},{b},{c}")
+        .parse()
+        .unwrap_or_else(|e| panic!("bad test throw: {e}"))
 }
 
 /// Where `colour`'s progress lies for a piece of `other` at `progress` (same square).

@@ -104,7 +104,7 @@ fn frames(game: &Game) -> Result<Vec<Frame>, ApiError> {
             at: Some(FrameTurn {
                 turn: i + 1,
                 colour: t.colour,
-                throw: t.throw.0,
+                throw: t.throw.dice(),
                 notation: notation.clone(),
                 step,
             }),

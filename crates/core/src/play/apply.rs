@@ -1,0 +1,209 @@
+//! Applying a step (moving the unit, capturing, declaring, using the dice) and
+//! ending a turn (clearing the turn marks, ageing blocks, the winner, who throws
+//! next, a dead game).
+
+use crate::board::{self, HOME, START};
+use crate::dice::Throw;
+use crate::position::{sort4, Outcome, Position, MAX_AGE};
+use crate::rules::{ExtraThrow, Stacking};
+use crate::step::{Declare, Step};
+use crate::Colour;
+
+use super::node::Node;
+use super::steps::is_dead;
+use super::{FRESH, MOVED};
+
+/// Applies a step that [`super::for_each_step`] produced.
+pub(crate) fn apply(node: &Node, step: &Step) -> Node {
+    let mut n = *node;
+    let pos = &mut n.pos;
+    let a = step.colour;
+    let ai = a.index();
+    let total = node.total_mode();
+    let mark = if total { MOVED } else { 0 };
+    if pos.rules.stacking == Stacking::Declare && pos.is_block(a, step.from) {
+        remove_block(pos, ai, step.from);
+    }
+    let mut left = step.pieces;
+    for piece in pos.pieces[ai].iter_mut() {
+        if left > 0 && *piece == step.from {
+            *piece = step.to | mark;
+            left -= 1;
+        }
+    }
+    capture(&mut n, a, step.to);
+    let pos = &mut n.pos;
+    if step.to != HOME {
+        match step.declare {
+            Some(Declare::Block) => add_block(pos, ai, step.to),
+            _ => {
+                if total && pos.rules.stacking != Stacking::Group {
+                    // A stack it joined does not move again this turn.
+                    for piece in pos.pieces[ai].iter_mut() {
+                        if *piece & !MOVED == step.to {
+                            *piece = step.to | MOVED;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sort4(&mut n.pos.pieces[ai]);
+    if total {
+        n.pips -= step.by;
+    } else {
+        let per = step.by / step.dice.max(1);
+        for _ in 0..step.dice {
+            if let Some(i) = n.dice.iter().position(|d| *d == per) {
+                n.dice[i] = 0;
+            }
+        }
+        // Largest first.
+        let d = &mut n.dice;
+        if d[0] < d[1] {
+            d.swap(0, 1);
+        }
+        if d[1] < d[2] {
+            d.swap(1, 2);
+        }
+        if d[0] < d[1] {
+            d.swap(0, 1);
+        }
+    }
+    n.used_dice += step.dice;
+    n.used_pips += step.by;
+    n
+}
+
+/// Sends the enemies of `a` standing where it lands (`to`, its progress) back to
+/// the Charkoni, and marks the capture (for tohd and the extra throw).
+pub(super) fn capture(n: &mut Node, a: Colour, to: u8) {
+    if to == HOME {
+        return;
+    }
+    let pos = &mut n.pos;
+    let s = board::sq(a.index(), to);
+    let mut captured = false;
+    for e in pos.present.iter() {
+        if !pos.enemies(a, e) {
+            continue;
+        }
+        let ei = e.index();
+        let mut hit = false;
+        for piece in pos.pieces[ei].iter_mut() {
+            let p = *piece & !MOVED;
+            if p != START && p != HOME && board::sq(ei, p) == s {
+                *piece = START;
+                hit = true;
+            }
+        }
+        if hit {
+            captured = true;
+            sort4(&mut pos.pieces[ei]);
+        }
+    }
+    if captured {
+        pos.captured = pos.captured.with(a);
+        n.captured_any = true;
+    }
+}
+
+fn remove_block(pos: &mut Position, ci: usize, p: u8) {
+    for i in 0..2 {
+        if pos.blocks[ci][i] == p {
+            pos.blocks[ci][i] = 0;
+            pos.ages[ci][i] = 0;
+        }
+    }
+    pos.sort_blocks();
+}
+
+fn add_block(pos: &mut Position, ci: usize, p: u8) {
+    for i in 0..2 {
+        if pos.blocks[ci][i] == 0 {
+            pos.blocks[ci][i] = p;
+            pos.ages[ci][i] = FRESH;
+            break;
+        }
+    }
+    pos.sort_blocks();
+}
+
+/// Ends the turn: clears the turn marks, ages the thrower's blocks, decides the
+/// winner and who throws next.
+pub(crate) fn finish(node: &Node) -> Position {
+    let mut pos = node.pos;
+    for c in 0..4 {
+        for p in pos.pieces[c].iter_mut() {
+            *p &= !MOVED;
+        }
+        sort4(&mut pos.pieces[c]);
+    }
+    let mover = pos.to_move.unwrap_or(node.actor);
+    for c in 0..4 {
+        for i in 0..2 {
+            if pos.blocks[c][i] == 0 {
+                pos.ages[c][i] = 0;
+                continue;
+            }
+            let fresh = pos.ages[c][i] & FRESH != 0;
+            let age = pos.ages[c][i] & !FRESH;
+            pos.ages[c][i] = if c == mover.index() && !fresh {
+                (age + 1).min(MAX_AGE)
+            } else {
+                age
+            };
+        }
+    }
+    pos.outcome = pos.judge_outcome();
+    if pos.outcome != Outcome::Ongoing {
+        pos.to_move = None;
+        pos.extra_throw = false;
+    } else if pos.rules.extra_throw == ExtraThrow::Capture && node.captured_any {
+        pos.to_move = Some(mover);
+        pos.extra_throw = true;
+    } else {
+        pos.to_move = Some(pos.next_after(mover));
+        pos.extra_throw = false;
+    }
+    pos
+}
+
+/// The position at the end of a turn from `node`, a dead game marked dead.
+pub(super) fn ended(node: &Node) -> Position {
+    let mut position = finish(node);
+    mark_dead(&mut position);
+    position
+}
+
+/// Marks a position at the end of a turn dead when the game goes on but no colour
+/// can ever move again: nobody throws, and nobody wins.
+pub(crate) fn mark_dead(position: &mut Position) {
+    if position.outcome == Outcome::Ongoing && is_dead(position) {
+        position.outcome = Outcome::Dead;
+        position.to_move = None;
+        position.extra_throw = false;
+    }
+}
+
+/// For each step of a valid play, whether it captured anything.
+pub(crate) fn capture_marks(pos: &Position, throw: Throw, steps: &[Step]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(steps.len());
+    let Ok(mut node) = Node::start(pos, throw) else {
+        return vec![false; steps.len()];
+    };
+    for s in steps {
+        let at_start = |n: &Node| -> usize {
+            n.pos
+                .pieces
+                .iter()
+                .flatten()
+                .filter(|p| **p == START)
+                .count()
+        };
+        let before = at_start(&node);
+        node = apply(&node, s);
+        out.push(at_start(&node) > before);
+    }
+    out
+}

@@ -1,0 +1,200 @@
+//! [`Generator`]: every distinct legal play of a position and a throw, by a
+//! depth-first search over steps (the reference search), or by the split-total
+//! fast path where it applies. It keeps its buffers from one call to the next.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::dice::Throw;
+use crate::position::Position;
+use crate::rules::Finished;
+use crate::step::Step;
+use crate::Colour;
+
+use super::apply::{apply, finish, mark_dead};
+use super::node::{broken, overdue, Node, Part, Usage};
+use super::obstacles::{obstacles, Obstacles};
+use super::split_total::total_fast;
+use super::steps::for_each_step_with;
+use super::{Play, PlayError};
+
+/// The pieces of every colour but the actor's (what the obstacles depend on).
+fn others_key(node: &Node) -> [[u8; 4]; 4] {
+    let mut k = node.pos.pieces;
+    k[node.actor.index()] = [0; 4];
+    k
+}
+
+/// Lists legal plays, reusing its memory from one call to the next.
+#[derive(Default)]
+pub struct Generator {
+    seen: FxHashSet<Node>,
+    #[allow(clippy::type_complexity)]
+    obstacles: Option<((Colour, [[u8; 4]; 4], [[u8; 2]; 4]), Obstacles)>,
+    index: FxHashMap<Position, usize>,
+    /// The steps from the start of the turn to the node searched.
+    pub(super) path: Vec<Step>,
+    steps: Vec<Step>,
+    /// Per play: where its steps start in `steps`, how many, the position after it.
+    pub(super) plays: Vec<(usize, usize, Position)>,
+    /// The best use of the throw found so far.
+    pub(super) best: Option<Usage>,
+    start_overdue: [u8; 2],
+    mover: Option<Colour>,
+}
+
+impl Generator {
+    /// A generator with empty buffers.
+    pub fn new() -> Generator {
+        Generator::default()
+    }
+
+    /// Generates the distinct legal plays of `pos` with `throw`; read them with
+    /// [`Generator::len`], [`Generator::steps`] and [`Generator::position`].
+    pub fn generate(&mut self, pos: &Position, throw: Throw) -> Result<usize, PlayError> {
+        self.generate_with(pos, throw, true)
+    }
+
+    /// The same listing by the plain search over every order of steps, which the
+    /// faster paths are tested against.
+    #[doc(hidden)]
+    pub fn generate_reference(&mut self, pos: &Position, throw: Throw) -> Result<usize, PlayError> {
+        self.generate_with(pos, throw, false)
+    }
+
+    fn generate_with(
+        &mut self,
+        pos: &Position,
+        throw: Throw,
+        fast: bool,
+    ) -> Result<usize, PlayError> {
+        let node = Node::start(pos, throw)?;
+        self.seen.clear();
+        self.index.clear();
+        self.path.clear();
+        self.steps.clear();
+        self.plays.clear();
+        self.best = None;
+        self.start_overdue = overdue(pos);
+        self.mover = pos.to_move;
+        if fast && total_fast(&node) {
+            self.search_total(&node);
+        } else {
+            self.search(&node);
+        }
+        if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
+            // The partner may decline a finished player's throw.
+            let declined = finish(&node);
+            if !self.index.contains_key(&declined) {
+                self.index.insert(declined, self.plays.len());
+                self.plays.push((self.steps.len(), 0, declined));
+            }
+        }
+        for i in 0..self.plays.len() {
+            mark_dead(&mut self.plays[i].2);
+        }
+        Ok(self.plays.len())
+    }
+
+    fn search(&mut self, node: &Node) {
+        let mut children: [Option<Step>; 64] = [None; 64];
+        let mut many: Vec<Step> = Vec::new();
+        let mut n = 0;
+        let key = (node.actor, others_key(node), node.pos.blocks);
+        if self.obstacles.as_ref().map(|(k, _)| *k) != Some(key) {
+            self.obstacles = Some((key, obstacles(&node.pos, node.actor)));
+        }
+        let obs = match &self.obstacles {
+            Some((_, o)) => o,
+            None => return,
+        };
+        for_each_step_with(node, obs, |s| {
+            if n < 64 {
+                children[n] = Some(s);
+            } else {
+                many.push(s);
+            }
+            n += 1;
+        });
+        if n == 0 {
+            match node.pass() {
+                Some(passed) => self.search(&passed),
+                None => self.leaf(node),
+            }
+            return;
+        }
+        for s in children.iter().flatten().copied().chain(many) {
+            let child = apply(node, &s);
+            if self.seen.insert(child) {
+                self.path.push(s);
+                self.search(&child);
+                self.path.pop();
+            }
+        }
+    }
+
+    /// Records the play ending at `node` if it uses the throw as well as the best.
+    pub(super) fn leaf(&mut self, node: &Node) {
+        let mover = self.mover.unwrap_or(node.actor);
+        let usage = (
+            node.used_dice,
+            node.used_pips,
+            broken(&self.start_overdue, node, mover),
+        );
+        match self.best {
+            Some(b) if usage < b => return,
+            Some(b) if usage == b => {}
+            _ => {
+                self.best = Some(usage);
+                self.index.clear();
+                self.steps.clear();
+                self.plays.clear();
+            }
+        }
+        let pos = finish(node);
+        if self.index.contains_key(&pos) {
+            return;
+        }
+        self.index.insert(pos, self.plays.len());
+        let start = self.steps.len();
+        self.steps.extend_from_slice(&self.path);
+        self.plays.push((start, self.path.len(), pos));
+    }
+
+    /// Number of plays found by the last [`Generator::generate`].
+    pub fn len(&self) -> usize {
+        self.plays.len()
+    }
+
+    /// Whether the last generation found no play (never: an empty play is a play).
+    pub fn is_empty(&self) -> bool {
+        self.plays.is_empty()
+    }
+
+    /// The steps of play `i`.
+    pub fn steps(&self, i: usize) -> &[Step] {
+        let (s, n, _) = self.plays[i];
+        &self.steps[s..s + n]
+    }
+
+    /// The position after play `i`.
+    pub fn position(&self, i: usize) -> &Position {
+        &self.plays[i].2
+    }
+
+    /// The plays as owned values.
+    pub fn plays(&self) -> Vec<Play> {
+        (0..self.len())
+            .map(|i| Play {
+                steps: self.steps(i).to_vec(),
+                position: *self.position(i),
+            })
+            .collect()
+    }
+}
+
+/// Every distinct legal play of `pos` with `throw`, one per resulting position.
+pub fn legal_plays(pos: &Position, throw: Throw) -> Result<Vec<Play>, PlayError> {
+    let mut g = Generator::new();
+    g.generate(pos, throw)?;
+    Ok(g.plays())
+}

@@ -1,0 +1,170 @@
+//! The search node: a position in the middle of a turn and its parts (the dice or
+//! points left, whose pieces move, which part of the turn it is, what has been
+//! used), the marks the search leaves on pieces and blocks while a turn is played,
+//! and how well a finished play uses the throw.
+
+use crate::board::HOME;
+use crate::dice::Throw;
+use crate::position::{Outcome, Position};
+use crate::rules::{ThrowUse, Unused};
+use crate::Colour;
+
+use super::steps::has_any_step;
+use super::PlayError;
+
+/// Inside a turn, bit 7 of a piece's progress marks a piece that has taken its
+/// part of a split total. [`super::finish`] clears it; no position outside the
+/// search carries it.
+pub(crate) const MOVED: u8 = 0x80;
+/// Whether every piece of `c` is home, turn marks or not (what
+/// [`Position::finished`] says of a position at rest).
+#[inline]
+pub(super) fn all_home(pos: &Position, c: Colour) -> bool {
+    pos.present.has(c) && pos.pieces[c.index()].iter().all(|p| p & !MOVED == HOME)
+}
+
+/// Inside a turn, bit 7 of a block's age marks a block formed this turn (it does
+/// not age at the end of it). [`super::finish`] clears it.
+pub(crate) const FRESH: u8 = 0x80;
+
+/// Which part of a turn is being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Part {
+    /// The thrower moves his own pieces.
+    Own,
+    /// The partner uses dice the thrower could not use.
+    Passed,
+    /// The partner uses the whole throw of a finished thrower.
+    ForFinished,
+}
+
+/// A position in the middle of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Node {
+    pub(crate) pos: Position,
+    /// Remaining dice, largest first, 0 for used (per-die use).
+    pub(crate) dice: [u8; 3],
+    /// Remaining points (split total).
+    pub(crate) pips: u8,
+    pub(crate) actor: Colour,
+    pub(crate) part: Part,
+    pub(crate) captured_any: bool,
+    pub(crate) used_dice: u8,
+    pub(crate) used_pips: u8,
+}
+
+impl core::hash::Hash for Node {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.pos.hash(state);
+        let small = u64::from_le_bytes([
+            self.dice[0],
+            self.dice[1],
+            self.dice[2],
+            self.pips,
+            self.actor as u8 | (self.part as u8) << 2 | (self.captured_any as u8) << 4,
+            self.used_dice,
+            self.used_pips,
+            0,
+        ]);
+        state.write_u64(small);
+    }
+}
+
+/// How well a finished play uses the throw: dice, then pips, then overdue blocks broken.
+pub(crate) type Usage = (u8, u8, u8);
+
+impl Node {
+    pub(crate) fn start(pos: &Position, throw: Throw) -> Result<Node, PlayError> {
+        let mover = pos.to_move.ok_or(PlayError::GameOver)?;
+        if pos.outcome != Outcome::Ongoing {
+            return Err(PlayError::GameOver);
+        }
+        Throw::new(throw.dice(), pos.rules.faces).map_err(PlayError::Throw)?;
+        let (actor, part) = if pos.finished(mover) && pos.teams {
+            (mover.partner(), Part::ForFinished)
+        } else {
+            (mover, Part::Own)
+        };
+        let total = pos.rules.throw == ThrowUse::Total;
+        let node = Node {
+            pos: *pos,
+            dice: if total { [0; 3] } else { throw.sorted() },
+            pips: if total { throw.total() } else { 0 },
+            actor,
+            part,
+            captured_any: false,
+            used_dice: 0,
+            used_pips: 0,
+        };
+        Ok(node.settle())
+    }
+
+    pub(super) fn total_mode(&self) -> bool {
+        self.pos.rules.throw == ThrowUse::Total
+    }
+
+    pub(super) fn left(&self) -> bool {
+        self.pips > 0 || self.dice[0] > 0
+    }
+
+    /// Hands the rest of the throw to the partner when the thrower is stuck and the
+    /// rules pass unused points.
+    pub(crate) fn settle(self) -> Node {
+        if self.may_pass() && !has_any_step(&self) {
+            self.passed()
+        } else {
+            self
+        }
+    }
+
+    /// Whether dice left over would pass to the partner if the thrower were stuck.
+    fn may_pass(&self) -> bool {
+        self.part == Part::Own
+            && self.pos.rules.unused == Unused::Partner
+            && self.pos.teams
+            && self.left()
+            && self.pos.present.has(self.actor.partner())
+    }
+
+    fn passed(mut self) -> Node {
+        self.actor = self.actor.partner();
+        self.part = Part::Passed;
+        self
+    }
+
+    /// For a node where the actor has no step: the partner's part, if dice pass.
+    pub(crate) fn pass(&self) -> Option<Node> {
+        self.may_pass().then(|| self.passed())
+    }
+}
+
+/// The thrower's blocks that have stood their limit at the start of the turn.
+pub(super) fn overdue(pos: &Position) -> [u8; 2] {
+    let mut out = [0; 2];
+    if let Some(m) = pos.to_move {
+        for (i, slot) in out.iter_mut().enumerate() {
+            let b = pos.blocks[m.index()][i];
+            if b != 0 && pos.ages[m.index()][i] & !FRESH >= pos.rules.block_turns {
+                *slot = b;
+            }
+        }
+    }
+    out
+}
+
+/// How many of the overdue blocks `node` has broken.
+pub(super) fn broken(start_overdue: &[u8; 2], node: &Node, mover: Colour) -> u8 {
+    let mut n = 0;
+    for &b in start_overdue {
+        if b == 0 {
+            continue;
+        }
+        let still = (0..2).any(|i| {
+            node.pos.blocks[mover.index()][i] == b && node.pos.ages[mover.index()][i] & FRESH == 0
+        });
+        if !still {
+            n += 1;
+        }
+    }
+    n
+}

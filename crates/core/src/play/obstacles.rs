@@ -1,0 +1,132 @@
+//! What stands in a colour's way: blocks (`blockade=block`) and blockades of
+//! enemy pieces past half way (`blockade=past-half`), as masks over the colour's
+//! progress numbers, one per unit size.
+
+use crate::board::{self, HALF, HOME, LOOP_END, START};
+use crate::position::Position;
+use crate::rules::Blockade;
+use crate::Colour;
+
+use super::MOVED;
+
+/// What stands in the way of a colour: for each unit size 1–4, a mask over the
+/// colour's progress values that such a unit may neither pass nor land on because
+/// of a block or a bigger blockade, and the blockade sizes.
+pub(crate) struct Obstacles {
+    /// Index = unit size; bit = progress.
+    pub(super) mask: [u128; 5],
+    pub(super) any: bool,
+    /// Squares where pieces of other colours stand (landing there needs a closer look).
+    pub(super) others: u128,
+}
+
+/// The obstacles in the way of colour `a`.
+pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
+    let mut o = Obstacles {
+        mask: [0; 5],
+        any: false,
+        others: 0,
+    };
+    for c in pos.present.iter() {
+        if c == a {
+            continue;
+        }
+        for &raw in &pos.pieces[c.index()] {
+            let p = raw & !MOVED;
+            if p != START && p != HOME {
+                o.others |= 1u128 << board::sq(c.index(), p);
+            }
+        }
+    }
+    match pos.rules.blockade {
+        Blockade::None => {}
+        Blockade::Block => {
+            let mut m = 0u128;
+            for c in pos.present.iter() {
+                for &b in &pos.blocks[c.index()] {
+                    if b == 0 {
+                        continue;
+                    }
+                    if c == a {
+                        m |= 1u128 << b;
+                    } else {
+                        for t in board::progress_on_raw(a.index(), board::sq(c.index(), b)) {
+                            if t != 0 {
+                                m |= 1u128 << t;
+                            }
+                        }
+                    }
+                }
+            }
+            o.mask = [m; 5];
+            o.any = m != 0;
+        }
+        Blockade::PastHalf => {
+            // Enemy pieces by square: (square, count, all qualify).
+            let mut sqs: [(u8, u8, bool); 8] = [(u8::MAX, 0, true); 8];
+            let mut n = 0;
+            for e in pos.present.iter() {
+                if !pos.enemies(a, e) {
+                    continue;
+                }
+                for &raw in &pos.pieces[e.index()] {
+                    let p = raw & !MOVED;
+                    if p == START || p == HOME {
+                        continue;
+                    }
+                    let s = board::sq(e.index(), p);
+                    let ok = p >= HALF && p != LOOP_END;
+                    match sqs[..n].iter_mut().find(|x| x.0 == s) {
+                        Some(x) => {
+                            x.1 += 1;
+                            x.2 &= ok;
+                        }
+                        None => {
+                            sqs[n] = (s, 1, ok);
+                            n += 1;
+                        }
+                    }
+                }
+            }
+            for &(s, count, ok) in &sqs[..n] {
+                if ok && count >= 2 {
+                    let mut bits = 0u128;
+                    for t in board::progress_on_raw(a.index(), s) {
+                        if t != 0 {
+                            bits |= 1u128 << t;
+                        }
+                    }
+                    for k in 1..(count.min(5) as usize) {
+                        o.mask[k] |= bits;
+                    }
+                    o.any = true;
+                }
+            }
+        }
+    }
+    o
+}
+
+/// The enemy pieces on `s` as a blockade size (PastHalf), or 0 if they are none.
+pub(super) fn blockade_size(pos: &Position, a: Colour, s: u8) -> u8 {
+    let mut count = 0;
+    let mut ok = true;
+    for e in pos.present.iter() {
+        if !pos.enemies(a, e) {
+            continue;
+        }
+        for &raw in &pos.pieces[e.index()] {
+            let p = raw & !MOVED;
+            if p == START || p == HOME || board::sq(e.index(), p) != s {
+                continue;
+            }
+            count += 1;
+            ok &= p >= HALF && p != LOOP_END;
+        }
+    }
+    if ok && count >= 2 {
+        count
+    } else {
+        0
+    }
+}

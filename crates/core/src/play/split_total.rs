@@ -1,0 +1,407 @@
+//! The split-total fast path (`throw=total` with automatic super-pieces, the
+//! `chaupar` preset): instead of trying every order of every part, enumerate how
+//! the total is shared among the units (each takes one part or none), check each
+//! sharing once, and try other orders only where steps can interact.
+//! `tests/fast_paths.rs` checks it against the reference search.
+
+use crate::board::{self, HOME, START};
+use crate::position::{sort4, Position};
+use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
+use crate::step::Illegal;
+use crate::Colour;
+
+use super::apply::{apply, capture};
+use super::generator::Generator;
+use super::node::{Node, Part};
+use super::obstacles::obstacles;
+use super::steps::{advance, check_move, for_each_unit, Unit};
+use super::MOVED;
+
+/// Whether the split-total fast path covers these rules: automatic super-pieces,
+/// no splitting, no blockades, no passed points.
+pub(super) fn total_fast(node: &Node) -> bool {
+    let r = &node.pos.rules;
+    r.throw == ThrowUse::Total
+        && r.stacking == Stacking::Super
+        && r.split == Split::Never
+        && r.blockade == Blockade::None
+        && (r.unused == Unused::Lost || node.part != Part::Own || !node.pos.teams)
+}
+
+/// Whether an enemy of `a` stands on square `s`.
+fn enemy_on(pos: &Position, a: Colour, s: u8) -> bool {
+    pos.present.iter().any(|e| {
+        pos.enemies(a, e)
+            && pos.pieces[e.index()].iter().any(|p| {
+                let p = *p & !MOVED;
+                p != START && p != HOME && board::sq(e.index(), p) == s
+            })
+    })
+}
+
+/// What one unit moving one part does, seen from the start of the turn.
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    /// Legal now, or possibly after another step of the play.
+    maybe: bool,
+    /// Destination with the capture flag as it is now (0 if none).
+    to: u8,
+    /// Lands where enemies stand.
+    captures: bool,
+    /// A capture earlier in the play would change where or whether it goes.
+    sensitive: bool,
+    /// Legal as the position stands.
+    legal_now: bool,
+    /// Illegal only because a bigger enemy stack stands there.
+    needs_help: bool,
+}
+
+/// The per-unit part table of the split-total path.
+struct TableView {
+    cells: [[Cell; 19]; 4],
+}
+
+impl TableView {
+    fn ok(&self, i: usize, d: u8) -> bool {
+        self.cells[i][d as usize].maybe
+    }
+    fn get(&self, i: usize, d: u8) -> (u8, bool, bool) {
+        let c = self.cells[i][d as usize];
+        (c.to, c.captures, c.sensitive)
+    }
+    fn legal_now(&self, i: usize, d: u8) -> bool {
+        self.cells[i][d as usize].legal_now
+    }
+    fn needs_help(&self, i: usize, d: u8) -> bool {
+        self.cells[i][d as usize].needs_help
+    }
+}
+
+fn permute(v: &mut [usize], k: usize, f: &mut impl FnMut(&[usize])) {
+    if k == v.len() {
+        f(v);
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permute(v, k + 1, f);
+        v.swap(k, i);
+    }
+}
+
+impl Generator {
+    /// Split totals with automatic super-pieces: instead of trying every order of
+    /// every part, enumerate how the total is shared among the units (each takes one
+    /// part or none) and try other orders only where steps can interact.
+    pub(super) fn search_total(&mut self, node: &Node) {
+        let a = node.actor;
+        let pos = &node.pos;
+        let obs = obstacles(pos, a);
+        // The units: distinct unmoved stacks, each piece in the Charkoni on its own.
+        let mut units: [Unit; 4] = [Unit {
+            from: 0,
+            size: 0,
+            group_pair: false,
+        }; 4];
+        let mut m = 0;
+        for_each_unit(node, |u| {
+            if m < 4 {
+                units[m] = u;
+                m += 1;
+            }
+        });
+        for u in units[..m].iter_mut() {
+            if u.from == START {
+                // Every piece in the Charkoni is a unit of its own.
+                u.size = 1;
+            }
+        }
+        let charkoni = pos.pieces[a.index()]
+            .iter()
+            .filter(|p| **p == START)
+            .count();
+        // Extra units for the other Charkoni pieces.
+        for _ in 1..charkoni {
+            if m < 4 {
+                units[m] = Unit {
+                    from: START,
+                    size: 1,
+                    group_pair: false,
+                };
+                m += 1;
+            }
+        }
+        let units = &units[..m];
+        let total = node.pips;
+        // Whether the flag for having captured may change during the play.
+        let flag_may_change = pos.rules.tohd != Tohd::Off && !pos.captured.has(a);
+        let mut flagged = *node;
+        flagged.pos.captured = flagged.pos.captured.with(a);
+        // Per unit and part: may it be legal, destination now, whether it lands on
+        // enemies, and whether a capture earlier in the play would change it.
+        let mut table = TableView {
+            cells: [[Cell::default(); 19]; 4],
+        };
+        for (i, u) in units.iter().enumerate() {
+            for d in 1..=total.min(18) {
+                let now = check_move(node, &obs, u, d);
+                let later = if flag_may_change {
+                    check_move(&flagged, &obs, u, d)
+                } else {
+                    now.clone()
+                };
+                let to_now = advance(pos, a, u.from, d).ok();
+                let to_later = if flag_may_change {
+                    advance(&flagged.pos, a, u.from, d).ok()
+                } else {
+                    to_now
+                };
+                let enemy_there = |q: Option<u8>| {
+                    q.is_some_and(|q| q != HOME && enemy_on(pos, a, board::sq(a.index(), q)))
+                };
+                table.cells[i][d as usize] = Cell {
+                    // Landing may also become legal when a bigger own unit captures first.
+                    maybe: now.is_ok()
+                        || later.is_ok()
+                        || matches!(now, Err(Illegal::BiggerEnemy { .. })),
+                    to: to_now.unwrap_or(0),
+                    captures: enemy_there(to_now) || enemy_there(to_later),
+                    sensitive: to_now != to_later || now.is_ok() != later.is_ok(),
+                    legal_now: now.is_ok(),
+                    needs_help: matches!(now, Err(Illegal::BiggerEnemy { .. })),
+                };
+            }
+        }
+        let mut parts = [0u8; 4];
+        for want in (0..=total).rev() {
+            let before = self.plays.len();
+            self.assign(node, units, &table, &mut parts, 0, want, flag_may_change);
+            if self.plays.len() > before || self.best.is_some() {
+                return;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
+        &mut self,
+        node: &Node,
+        units: &[Unit],
+        table: &TableView,
+        parts: &mut [u8; 4],
+        i: usize,
+        left: u8,
+        flag_may_change: bool,
+    ) {
+        if i == units.len() {
+            if left == 0 {
+                self.try_assignment(node, units, table, parts, flag_may_change);
+            }
+            return;
+        }
+        let last = i + 1 == units.len();
+        // Interchangeable Charkoni pieces take parts in falling order.
+        let cap = if i > 0 && units[i].from == START && units[i - 1].from == START {
+            parts[i - 1].min(left)
+        } else {
+            left
+        };
+        let lo = if last { left } else { 0 };
+        if lo > cap {
+            return;
+        }
+        for d in (lo..=cap).rev() {
+            if d > 0 && !table.ok(i, d) {
+                continue;
+            }
+            parts[i] = d;
+            self.assign(node, units, table, parts, i + 1, left - d, flag_may_change);
+        }
+        parts[i] = 0;
+    }
+
+    fn try_assignment(
+        &mut self,
+        node: &Node,
+        units: &[Unit],
+        table: &TableView,
+        parts: &[u8; 4],
+        flag_may_change: bool,
+    ) {
+        let mut moving = [0usize; 4];
+        let mut k = 0;
+        for (i, d) in parts.iter().enumerate().take(units.len()) {
+            if *d > 0 {
+                moving[k] = i;
+                k += 1;
+            }
+        }
+        let moving = &moving[..k];
+        let a = node.actor;
+        // A capture sets the flag for having captured, which may change where (or
+        // whether) another unit goes: then the order matters, so try every order.
+        if flag_may_change {
+            for &i in moving {
+                for &j in moving {
+                    if i != j && table.get(i, parts[i]).1 && table.get(j, parts[j]).2 {
+                        let mut order = [0usize; 4];
+                        order[..k].copy_from_slice(moving);
+                        permute(&mut order[..k], 0, &mut |ord| {
+                            self.try_order(node, units, parts, ord)
+                        });
+                        return;
+                    }
+                }
+            }
+        }
+        // Otherwise every workable order gives the same play. It is workable when no
+        // unit lands on the start of a unit that moves after it (a unit that lands on
+        // another's start must come later; a cycle of them has no order), and a unit
+        // landing on a bigger enemy stack is preceded by one big enough to take it.
+        for &i in moving {
+            let (to, _, _) = table.get(i, parts[i]);
+            if !table.legal_now(i, parts[i]) {
+                let helped = table.needs_help(i, parts[i])
+                    && moving.iter().any(|&j| {
+                        j != i
+                            && table.legal_now(j, parts[j])
+                            && table.get(j, parts[j]).0 != HOME
+                            && board::sq(a.index(), table.get(j, parts[j]).0)
+                                == board::sq(a.index(), to)
+                    });
+                if !helped {
+                    return;
+                }
+            }
+        }
+        // Cycle check on "lands on the start of" among moving units.
+        let mut next = [usize::MAX; 4];
+        for &i in moving {
+            let (to, _, _) = table.get(i, parts[i]);
+            if let Some(&j) = moving.iter().find(|&&j| j != i && units[j].from == to) {
+                next[i] = j;
+            }
+        }
+        for &i in moving {
+            let mut x = i;
+            for _ in 0..=k {
+                x = next[x];
+                if x == usize::MAX {
+                    break;
+                }
+                if x == i {
+                    return;
+                }
+            }
+        }
+        // Write the steps in an order that can be played one after another.
+        let mut order = [0usize; 4];
+        let mut placed = [false; 4];
+        for slot in order.iter_mut().take(k) {
+            let ready = moving.iter().copied().find(|&i| {
+                !placed[i]
+                    && (next[i] == usize::MAX || placed[next[i]])
+                    && (table.legal_now(i, parts[i])
+                        || moving.iter().any(|&j| {
+                            let (to_j, to_i) = (table.get(j, parts[j]).0, table.get(i, parts[i]).0);
+                            placed[j]
+                                && table.legal_now(j, parts[j])
+                                && to_j != HOME
+                                && to_i != HOME
+                                && board::sq(a.index(), to_j) == board::sq(a.index(), to_i)
+                        }))
+            });
+            match ready {
+                Some(i) => {
+                    placed[i] = true;
+                    *slot = i;
+                }
+                None => return,
+            }
+        }
+        self.apply_independent(node, units, table, parts, &order[..k]);
+    }
+
+    /// Applies steps that do not interact (see [`Generator::try_assignment`]) in one go.
+    fn apply_independent(
+        &mut self,
+        node: &Node,
+        units: &[Unit],
+        table: &TableView,
+        parts: &[u8; 4],
+        moving: &[usize],
+    ) {
+        let mut n = *node;
+        let a = n.actor;
+        let ai = a.index();
+        let start = self.path.len();
+        let mut landed = [u8::MAX; 4];
+        let mut sum = 0;
+        for (k, &i) in moving.iter().enumerate() {
+            let u = units[i];
+            let by = parts[i];
+            let (to, _, _) = table.get(i, by);
+            let mut left = u.size;
+            for piece in n.pos.pieces[ai].iter_mut() {
+                if left > 0 && *piece == u.from {
+                    *piece = to | MOVED;
+                    left -= 1;
+                }
+            }
+            landed[k] = to;
+            sum += by;
+            self.path.push(u.part_step(a, to, by));
+        }
+        // A stack a piece joined does not move again this turn.
+        for piece in n.pos.pieces[ai].iter_mut() {
+            let p = *piece & !MOVED;
+            if p != HOME && landed.contains(&p) {
+                *piece = p | MOVED;
+            }
+        }
+        for &to in &landed[..moving.len()] {
+            capture(&mut n, a, to);
+        }
+        sort4(&mut n.pos.pieces[ai]);
+        n.pips -= sum;
+        n.used_pips += sum;
+        self.leaf(&n);
+        self.path.truncate(start);
+    }
+
+    fn try_order(&mut self, node: &Node, units: &[Unit], parts: &[u8; 4], order: &[usize]) {
+        let mut n = *node;
+        let start = self.path.len();
+        for &i in order {
+            let u = units[i];
+            let by = parts[i];
+            // The unit must still be there, unmoved and whole.
+            let obs = obstacles(&n.pos, n.actor);
+            let whole = n.pos.pieces[n.actor.index()]
+                .iter()
+                .filter(|p| **p & !MOVED == u.from)
+                .count() as u8;
+            let unmoved = n.pos.pieces[n.actor.index()]
+                .iter()
+                .filter(|p| **p == u.from)
+                .count() as u8;
+            if unmoved == 0 || (u.from != START && (unmoved != whole || whole != u.size)) {
+                self.path.truncate(start);
+                return;
+            }
+            match check_move(&n, &obs, &u, by) {
+                Ok((to, _, _)) => {
+                    let step = u.part_step(n.actor, to, by);
+                    n = apply(&n, &step);
+                    self.path.push(step);
+                }
+                Err(_) => {
+                    self.path.truncate(start);
+                    return;
+                }
+            }
+        }
+        self.leaf(&n);
+        self.path.truncate(start);
+    }
+}

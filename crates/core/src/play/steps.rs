@@ -1,0 +1,409 @@
+//! The step rules, written once: where a piece goes (tohd, team order, the exact
+//! count home), the path it passes, what landing does, the units that may move,
+//! the distances the dice or points offer, and so which steps exist.
+
+use crate::board::{self, HOME, LOOP_END, LOOP_LEN, START};
+use crate::position::Position;
+use crate::rules::{Blockade, Capture, Order, Safe, Split, Stacking, ThrowUse, Tohd};
+use crate::step::{Declare, Illegal, Step};
+use crate::Colour;
+
+use super::node::{all_home, Node, Part};
+use super::obstacles::{blockade_size, obstacles, Obstacles};
+use super::MOVED;
+
+/// The progress a piece of `c` at `p` reaches moving `d`, or why it cannot.
+pub(crate) fn advance(pos: &Position, c: Colour, p: u8, d: u8) -> Result<u8, Illegal> {
+    if p >= HOME {
+        return Err(Illegal::AtHome);
+    }
+    if p == START {
+        return Ok(d);
+    }
+    let captured = pos.captured.has(c);
+    let rules = &pos.rules;
+    if rules.tohd == Tohd::Circle && !captured && p <= LOOP_END {
+        let mut q = p + d;
+        if q > LOOP_END {
+            q -= LOOP_LEN;
+        }
+        return Ok(q);
+    }
+    let q = p + d;
+    if q > HOME {
+        return Err(Illegal::Overshoot { need: HOME - p });
+    }
+    if q == HOME && rules.tohd != Tohd::Off && !captured {
+        return Err(Illegal::NoCapture { colour: c });
+    }
+    if pos.teams && rules.order != Order::Off {
+        if let Some(first) = c.waits_for() {
+            if !all_home(pos, first) {
+                let column = rules.order == Order::Column;
+                if q == HOME || (column && q > LOOP_END) {
+                    return Err(Illegal::TeamOrder {
+                        colour: c,
+                        first,
+                        column,
+                    });
+                }
+            }
+        }
+    }
+    Ok(q)
+}
+
+/// The progress `k` squares along the path from `p` (for path checks).
+#[inline]
+fn path_at(pos: &Position, c: Colour, p: u8, k: u8) -> u8 {
+    if p == START {
+        return k;
+    }
+    let t = p + k;
+    if t > LOOP_END && pos.rules.tohd == Tohd::Circle && !pos.captured.has(c) && p <= LOOP_END {
+        t - LOOP_LEN
+    } else {
+        t
+    }
+}
+
+/// What a landing on `q` does: (captures anything, own pieces already at `q`).
+pub(super) fn landing(
+    pos: &Position,
+    a: Colour,
+    q: u8,
+    size: u8,
+    others: u128,
+) -> Result<(bool, u8), Illegal> {
+    if q == HOME {
+        return Ok((false, 0));
+    }
+    let rules = &pos.rules;
+    let ai = a.index();
+    let s = board::sq(ai, q);
+    let own = pos.pieces[ai].iter().filter(|p| **p & !MOVED == q).count() as u8;
+    if rules.stacking == Stacking::Declare && pos.is_block(a, q) {
+        return Err(Illegal::OwnBlock);
+    }
+    if (others >> s) & 1 == 0 {
+        // Nobody else stands there.
+        return Ok((false, own));
+    }
+    let mut enemy = false;
+    for c in pos.present.iter() {
+        if c == a {
+            continue;
+        }
+        let ci = c.index();
+        let [x, y] = board::progress_on_raw(ci, s);
+        if x == 0 {
+            continue;
+        }
+        for prog in [x, y] {
+            if prog == 0 {
+                continue;
+            }
+            let n = pos.pieces[ci]
+                .iter()
+                .filter(|p| **p & !MOVED == prog)
+                .count() as u8;
+            if n == 0 {
+                continue;
+            }
+            let is_block = pos.is_block(c, prog);
+            if is_block && rules.blockade == Blockade::Block {
+                return Err(Illegal::BlockThere);
+            }
+            if !pos.enemies(a, c) {
+                continue;
+            }
+            enemy = true;
+            if rules.safe == Safe::Castles && (board::CASTLES >> s) & 1 == 1 {
+                return Err(Illegal::SafeSquare { colour: c });
+            }
+            if is_block {
+                return Err(Illegal::BlockImmune { colour: c });
+            }
+            if rules.capture == Capture::Size && n > size {
+                return Err(Illegal::BiggerEnemy {
+                    colour: c,
+                    size: n,
+                    mover: size,
+                });
+            }
+        }
+    }
+    if enemy && rules.capture == Capture::All && rules.blockade == Blockade::PastHalf {
+        let b = blockade_size(pos, a, s);
+        if b > size {
+            return Err(Illegal::BlockadeThere { size: b });
+        }
+    }
+    Ok((enemy, own))
+}
+
+/// A movable unit: where it stands, how many pieces move, and whether it is a
+/// whole group that may use an equal pair.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Unit {
+    pub(crate) from: u8,
+    pub(crate) size: u8,
+    pub(crate) group_pair: bool,
+}
+
+impl Unit {
+    /// The step moving this unit one part of a split total.
+    pub(super) fn part_step(&self, colour: Colour, to: u8, by: u8) -> Step {
+        Step {
+            colour,
+            from: self.from,
+            to,
+            pieces: self.size,
+            by,
+            dice: 0,
+            declare: None,
+        }
+    }
+}
+
+/// The units the actor may move, calling `f` on each.
+pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
+    let pos = &node.pos;
+    let a = node.actor;
+    let pieces = &pos.pieces[a.index()];
+    let rules = &pos.rules;
+    let total = node.total_mode();
+    for i in 0..4 {
+        let raw = pieces[i];
+        if raw & MOVED != 0 || raw == HOME {
+            continue;
+        }
+        if pieces[..i].contains(&raw) {
+            continue;
+        }
+        if raw == START {
+            f(Unit {
+                from: raw,
+                size: 1,
+                group_pair: false,
+            });
+            continue;
+        }
+        let n = pieces.iter().filter(|p| **p & !MOVED == raw).count() as u8;
+        let unmoved = pieces.iter().filter(|p| **p == raw).count() as u8;
+        let split = rules.split == Split::Top;
+        match rules.stacking {
+            Stacking::Group => {
+                f(Unit {
+                    from: raw,
+                    size: 1,
+                    group_pair: false,
+                });
+                if !total && n >= 2 && unmoved == n {
+                    f(Unit {
+                        from: raw,
+                        size: n,
+                        group_pair: true,
+                    });
+                }
+            }
+            Stacking::Declare if pos.is_block(a, raw) => {
+                f(Unit {
+                    from: raw,
+                    size: 1,
+                    group_pair: false,
+                });
+            }
+            Stacking::Super | Stacking::Declare => {
+                if unmoved != n {
+                    continue;
+                }
+                f(Unit {
+                    from: raw,
+                    size: n,
+                    group_pair: false,
+                });
+                if split {
+                    for k in 1..n {
+                        f(Unit {
+                            from: raw,
+                            size: k,
+                            group_pair: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The distances the node offers a unit: (distance, dice used).
+pub(crate) fn for_each_distance(node: &Node, unit: &Unit, mut f: impl FnMut(u8, u8)) {
+    if node.total_mode() {
+        for d in 1..=node.pips {
+            f(d, 0);
+        }
+        return;
+    }
+    let d = node.dice;
+    if unit.group_pair {
+        // An equal pair moves the whole group by the pair's sum.
+        if d[0] != 0 && d[0] == d[1] {
+            f(2 * d[0], 2);
+        } else if d[1] != 0 && d[1] == d[2] {
+            f(2 * d[1], 2);
+        }
+        return;
+    }
+    for i in 0..3 {
+        if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
+            f(d[i], 1);
+        }
+    }
+}
+
+/// Checks a unit moving `by` from the node and returns the destination, whether it
+/// captures and how many own pieces already stand there.
+pub(crate) fn check_move(
+    node: &Node,
+    obstacles: &Obstacles,
+    unit: &Unit,
+    by: u8,
+) -> Result<(u8, bool, u8), Illegal> {
+    let pos = &node.pos;
+    let a = node.actor;
+    let q = advance(pos, a, unit.from, by)?;
+    if obstacles.any {
+        let m = obstacles.mask[unit.size.min(4) as usize];
+        for k in 1..by {
+            let t = path_at(pos, a, unit.from, k);
+            if (m >> t) & 1 == 1 {
+                return Err(match pos.rules.blockade {
+                    Blockade::Block => Illegal::BlockOnPath { at: t },
+                    _ => Illegal::BlockadeOnPath {
+                        at: t,
+                        size: blockade_size(pos, a, board::sq(a.index(), t)),
+                    },
+                });
+            }
+        }
+    }
+    let (cap, own) = landing(pos, a, q, unit.size, obstacles.others)?;
+    Ok((q, cap, own))
+}
+
+/// Calls `f` with every step the node allows (before the maximum-use rule).
+pub(crate) fn for_each_step(node: &Node, f: impl FnMut(Step)) {
+    if !node.left() {
+        return;
+    }
+    for_each_step_with(node, &obstacles(&node.pos, node.actor), f);
+}
+
+/// [`for_each_step`] with the obstacles already known.
+pub(super) fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl FnMut(Step)) {
+    if !node.left() {
+        return;
+    }
+    for_each_unit(node, |unit| {
+        for_each_distance(node, &unit, |by, dice| {
+            if let Ok((to, _, own)) = check_move(node, obstacles, &unit, by) {
+                let step = Step {
+                    colour: node.actor,
+                    from: unit.from,
+                    to,
+                    pieces: unit.size,
+                    by,
+                    dice,
+                    declare: None,
+                };
+                if needs_declaration(&node.pos, unit.size, own, to) {
+                    f(Step {
+                        declare: Some(Declare::Super),
+                        ..step
+                    });
+                    f(Step {
+                        declare: Some(Declare::Block),
+                        ..step
+                    });
+                } else {
+                    f(step);
+                }
+            }
+        });
+    });
+}
+
+pub(super) fn has_any_step(node: &Node) -> bool {
+    let mut any = false;
+    // A cheap early exit would need a different iteration; the unit counts are tiny.
+    for_each_step(node, |_| any = true);
+    any
+}
+
+/// Whether some piece of `c` could move some distance these dice can give.
+pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
+    if all_home(pos, c) {
+        return false;
+    }
+    let faces = pos.rules.faces.values();
+    let mut dists = [(0u8, 0u8); 24];
+    let mut nd = 0;
+    if pos.rules.throw == ThrowUse::Total {
+        for d in 1..=3 * faces[3] {
+            dists[nd] = (d, 0);
+            nd += 1;
+        }
+    } else {
+        for f in faces {
+            dists[nd] = (f, 1);
+            dists[nd + 1] = (2 * f, 2);
+            nd += 2;
+        }
+    }
+    let dists = &dists[..nd];
+    let node = Node {
+        pos: *pos,
+        dice: [0; 3],
+        pips: 0,
+        actor: c,
+        part: Part::Own,
+        captured_any: false,
+        used_dice: 0,
+        used_pips: 0,
+    };
+    let obs = obstacles(pos, c);
+    let mut any = false;
+    for_each_unit(&node, |u| {
+        if any {
+            return;
+        }
+        for &(d, k) in dists {
+            if (k == 2) != u.group_pair {
+                continue;
+            }
+            if check_move(&node, &obs, &u, d).is_ok() {
+                any = true;
+                return;
+            }
+        }
+    });
+    any
+}
+
+/// Whether a unit of `size` landing at `to` on `own` pieces of its colour must
+/// declare a super-piece or a block: a single on a single, `stacking=declare`.
+#[inline]
+pub(crate) fn needs_declaration(pos: &Position, size: u8, own: u8, to: u8) -> bool {
+    pos.rules.stacking == Stacking::Declare && size == 1 && own == 1 && to != HOME
+}
+
+/// Whether no colour can ever move again.
+pub(crate) fn is_dead(pos: &Position) -> bool {
+    if let Some(c) = pos.to_move {
+        if can_ever_move(pos, c) {
+            return false;
+        }
+    }
+    !pos.present.iter().any(|c| can_ever_move(pos, c))
+}

@@ -98,7 +98,8 @@ mod tests {
         assert!(values.iter().all(|x| *x <= v));
         assert!(values[..i].iter().all(|x| *x < v));
         let mut gen = Generator::new();
-        gen.generate(&pos, Throw::new([6, 5, 1], Faces::F1256).unwrap()).unwrap();
+        gen.generate(&pos, Throw::new([6, 5, 1], Faces::F1256).unwrap())
+            .unwrap();
         assert_eq!(
             w.greedy_choice(&gen, side),
             w.best_position(side, (0..gen.len()).map(|k| gen.position(k)))

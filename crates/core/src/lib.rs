@@ -7,6 +7,7 @@
 //! - [`board`]: the cross, the tracks, the castle squares.
 //! - [`rules`]: [`Rules`] as named options and the presets.
 //! - [`dice`]: three long dice, the 20 distinct throws, the seeded random source.
+//! - [`fair`]: dice from a committed secret and the players' seeds, and their check.
 //! - [`position`]: [`Position`], checked from a [`Setup`].
 //! - [`play`]: legal plays, whole ([`play::legal_plays`]) or step by step ([`play::Turn`]).
 //! - [`notation`], [`json`], [`record`]: text forms, JSON and game records.
@@ -20,6 +21,7 @@
 pub mod board;
 mod colour;
 pub mod dice;
+pub mod fair;
 pub mod game;
 pub mod json;
 pub mod notation;

@@ -22,5 +22,8 @@ fi
 echo "== Rust tests"
 cargo test --workspace --release
 
+echo "== page modules (node)"
+node --experimental-detect-module --test scripts/browser/*.test.mjs
+
 echo "== browser test"
 bash scripts/browser-test.sh

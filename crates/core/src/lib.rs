@@ -7,6 +7,7 @@
 //! - [`board`]: the cross, the tracks, the castle squares.
 //! - [`rules`]: [`Rules`] as named options and the presets.
 //! - [`dice`]: three long dice, the 20 distinct throws, the seeded random source.
+//! - [`fair`]: dice from a committed secret and the players' seeds, and their check.
 //! - [`position`]: [`Position`]; [`setup`]: [`Setup`], the unchecked form, and its checks.
 //! - [`play`]: legal plays, whole ([`play::legal_plays`]) or step by step ([`play::Turn`]).
 //! - [`notation`], [`json`], [`record`]: text forms, JSON and game records.
@@ -20,11 +21,11 @@
 pub mod board;
 mod colour;
 pub mod dice;
+pub mod fair;
 pub mod game;
 pub mod json;
 pub mod notation;
 pub mod play;
-mod play_explain;
 pub mod playout;
 pub mod position;
 pub mod record;

@@ -50,6 +50,15 @@ pub struct Core {
     pub version: u64,
 }
 
+impl Core {
+    /// Adds the client seed a person gave when taking `colour`'s seat, mixed into
+    /// the dice from the next throw on (docs/fairness.md). (Filled in by the fair
+    /// dice work; until then the seed is only checked.)
+    pub fn add_client_seed(&mut self, colour: Colour, seed: chaupar_core::fair::ClientSeed) {
+        let _ = (colour, seed);
+    }
+}
+
 /// A random number for new games' ids and seeds.
 pub fn random_u64() -> u64 {
     use std::hash::{BuildHasher, Hasher};

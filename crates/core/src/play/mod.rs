@@ -18,6 +18,7 @@
 //! - `generator`: [`Generator`], the reference search over steps.
 //! - `split_total`: the fast path for split totals with automatic super-pieces.
 //! - `turn`: [`Turn`], a turn step by step, and [`apply_play`].
+//! - `explain`: [`Turn::why_not_move`], why a clicked piece cannot go to a square.
 //!
 //! ```
 //! use chaupar_core::{Position, Rules, Preset, dice::Throw, play::legal_plays};
@@ -33,6 +34,7 @@ use crate::position::Position;
 use crate::step::Step;
 
 mod apply;
+mod explain;
 mod generator;
 mod node;
 mod obstacles;

@@ -17,7 +17,8 @@ fi
 cargo build --release -p chaupar --quiet
 tmp=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-"$root/target/release/chaupar" serve --addr "127.0.0.1:$port" --db "$tmp/games.db" --delay-ms 0 >"$tmp/serve.log" 2>&1 &
+"$root/target/release/chaupar" serve --addr "127.0.0.1:$port" --db "$tmp/games.db" --delay-ms 0 \
+  --create-burst 100000 --create-every-ms 1 --action-burst 100000 --action-every-ms 1 --connections-per-ip 10000 >"$tmp/serve.log" 2>&1 &
 server=$!
 cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT

@@ -28,8 +28,9 @@ export const meta = () => request('GET', '/api/meta');
 export const board = () => request('GET', '/api/board');
 /** The rules text as Markdown and HTML. */
 export const rulesText = () => request('GET', '/api/rules');
-/** The stored games, most recently changed first. */
-export const listGames = () => request('GET', '/api/games');
+/** One page of the stored games, most recently changed first: {games, page, per, total}; `filter` 'playing' or 'finished' if given. */
+export const listGames = ({ page = 1, per = 50, filter } = {}) =>
+  request('GET', `/api/games?page=${page}&per=${per}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`);
 /** Starts a game: {preset, players, options, seats, delay_ms, seed?}. */
 export const createGame = (body) => request('POST', '/api/games', body);
 /** Stores a game from its record text. */

@@ -108,12 +108,21 @@ fn best_static(gen: &mut Generator, pos: &Position, throw: Throw, side: Side, w:
 /// Reviews a game with these search settings (`candidates: 0` for the static
 /// evaluation alone, fast).
 pub fn review(game: &Game, config: &SearchConfig) -> Review {
+    review_until(game, config, &|| false)
+}
+
+/// [`review`], stopping before the next turn once `stop` says so (the server
+/// stops the review of a client that has gone): the turns reviewed so far.
+pub fn review_until(game: &Game, config: &SearchConfig, stop: &dyn Fn() -> bool) -> Review {
     let start = *game.start();
     let weights = Weights::embedded(start.rules().preset);
     let mut gen = Generator::new();
     let mut pos = start;
     let mut turns = Vec::new();
     for (k, t) in game.turns().iter().enumerate() {
+        if stop() {
+            break;
+        }
         let mover = pos.to_move().unwrap_or(Colour::Yellow);
         let side = Side::of(&pos, mover);
         let plays = chaupar_core::legal_plays(&pos, t.throw).unwrap_or_default();

@@ -14,6 +14,39 @@ pub struct ServeArgs {
     /// Default pause before each computer throw and play, in milliseconds.
     #[arg(long, default_value_t = 900)]
     pub delay_ms: u64,
+    /// Largest request body, in KiB (413 beyond).
+    #[arg(long, default_value_t = 256)]
+    pub max_body_kib: usize,
+    /// New games (create, import) one address may make at once...
+    #[arg(long, default_value_t = 10)]
+    pub create_burst: u32,
+    /// ...then one every this many milliseconds (429 beyond).
+    #[arg(long, default_value_t = 6000)]
+    pub create_every_ms: u64,
+    /// Actions one address may send at once...
+    #[arg(long, default_value_t = 60)]
+    pub action_burst: u32,
+    /// ...then one every this many milliseconds (429 beyond).
+    #[arg(long, default_value_t = 50)]
+    pub action_every_ms: u64,
+    /// Seconds to send a request's head; idle connections close after it too.
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout_secs: u64,
+    /// Seconds to answer a request (408 beyond).
+    #[arg(long, default_value_t = 30)]
+    pub request_timeout_secs: u64,
+    /// Connections open at once from one address.
+    #[arg(long, default_value_t = 64)]
+    pub connections_per_ip: usize,
+    /// Seconds between WebSocket pings.
+    #[arg(long, default_value_t = 20)]
+    pub ws_ping_secs: u64,
+    /// Seconds a WebSocket has to answer a ping before it is closed.
+    #[arg(long, default_value_t = 10)]
+    pub ws_pong_secs: u64,
+    /// Reviews, replays and hints at once (default: the machine's threads).
+    #[arg(long)]
+    pub engine_jobs: Option<usize>,
 }
 
 /// Runs the server until it is stopped.
@@ -34,21 +67,37 @@ pub fn serve(a: ServeArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot listen on {}: {e}", a.addr))?;
         let opts = chaupar_server::Options {
             delay_ms: a.delay_ms,
+            limits: a.limits(),
         };
-        let app = chaupar_server::router(&a.db, opts)
-            .await
-            .map_err(|e| format!("database {}: {e}", a.db))?;
         tracing::info!("games are kept in {}", a.db);
         println!("chaupar: open http://{addr}/ in a browser (Ctrl-C stops)");
-        axum_serve(listener, app).await
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        chaupar_server::serve_until(listener, &a.db, opts, stop)
+            .await
+            .map_err(|e| format!("server: {e}"))
     })
 }
 
-async fn axum_serve(listener: tokio::net::TcpListener, app: axum::Router) -> Result<(), String> {
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| format!("server: {e}"))
+impl ServeArgs {
+    /// The server's bounds from the command line.
+    fn limits(&self) -> chaupar_server::Limits {
+        use std::time::Duration;
+        let d = chaupar_server::Limits::default();
+        chaupar_server::Limits {
+            body_bytes: self.max_body_kib.saturating_mul(1024),
+            create_burst: self.create_burst,
+            create_every_ms: self.create_every_ms,
+            action_burst: self.action_burst,
+            action_every_ms: self.action_every_ms,
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            request_timeout: Duration::from_secs(self.request_timeout_secs),
+            connections_per_ip: self.connections_per_ip,
+            ws_ping_every: Duration::from_secs(self.ws_ping_secs),
+            ws_pong_within: Duration::from_secs(self.ws_pong_secs),
+            engine_jobs: self.engine_jobs.unwrap_or(d.engine_jobs),
+            ..d
+        }
+    }
 }

@@ -2,11 +2,13 @@
 //! ([`games`]), a person's actions, shared with the WebSocket ([`actions`]), and
 //! the engine's work on a game: hint, replay, review ([`analysis`]).
 
+use axum::handler::Handler;
 use axum::routing::{get, post};
 use axum::Router;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
+use crate::limits::Guards;
 use crate::state::Shared;
 use crate::ws;
 
@@ -18,18 +20,23 @@ pub(crate) mod meta;
 use actions::Action;
 
 /// Every route of the API (the page's files are the router's fallback).
-pub(crate) fn routes() -> Router<Shared> {
+/// New games and actions are rate-limited per client address (`limits`).
+pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
     let by_action = Action::ALL
         .into_iter()
         .fold(Router::new(), |r, (name, action)| {
-            r.route(&format!("/api/games/:id/{name}"), actions::route(action))
+            let route = actions::route(action).layer(limits.actions());
+            r.route(&format!("/api/games/:id/{name}"), route)
         });
     by_action
         .route("/api/meta", get(meta::meta))
         .route("/api/board", get(meta::board))
         .route("/api/rules", get(meta::rules))
-        .route("/api/games", get(games::list).post(games::create))
-        .route("/api/import", post(games::import))
+        .route(
+            "/api/games",
+            get(games::list).post(games::create.layer(limits.new_games())),
+        )
+        .route("/api/import", post(games::import.layer(limits.new_games())))
         .route("/api/games/:id", get(games::game).delete(games::delete))
         .route("/api/games/:id/hint", get(analysis::hint))
         .route("/api/games/:id/record", get(games::record))

@@ -35,8 +35,13 @@ pub const REVIEW_MAX_MS: u64 = 50;
 
 /// Reviews a whole game (see `chaupar_ai::review`) with `ms` milliseconds of
 /// search work per turn (0: static evaluation only). Deterministic: the budget
-/// is counted in work, not time.
-pub fn review(game: &chaupar_core::Game, ms: u64) -> chaupar_ai::review::Review {
+/// is counted in work, not time. Stops early (with the turns reviewed so far)
+/// once `stop` says so.
+pub fn review(
+    game: &chaupar_core::Game,
+    ms: u64,
+    stop: &dyn Fn() -> bool,
+) -> chaupar_ai::review::Review {
     let config = if ms == 0 {
         chaupar_ai::search::SearchConfig {
             candidates: 0,
@@ -49,5 +54,5 @@ pub fn review(game: &chaupar_core::Game, ms: u64) -> chaupar_ai::review::Review 
             ..Default::default()
         }
     };
-    chaupar_ai::review::review(game, &config)
+    chaupar_ai::review::review_until(game, &config, stop)
 }

@@ -119,3 +119,53 @@ pub async fn delete(pool: &AnyPool, id: &str) -> Result<bool, sqlx::Error> {
         .await?;
     Ok(r.rows_affected() > 0)
 }
+
+/// A game as the list shows it (without its record).
+#[derive(Clone, Debug)]
+pub struct Brief {
+    pub id: String,
+    pub created: i64,
+    pub updated: i64,
+    pub status: String,
+    pub summary: String,
+}
+
+/// One page of the games with `status` (all games for `None`), most recently
+/// changed first: at most `limit` from the `offset`th, and how many there are.
+pub async fn page(
+    pool: &AnyPool,
+    status: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Brief>, i64), sqlx::Error> {
+    let (filter, count_filter) = match status {
+        Some(_) => ("WHERE status = $3", "WHERE status = $1"),
+        None => ("", ""),
+    };
+    let select = format!(
+        "SELECT id, created, updated, status, summary FROM games {filter}
+         ORDER BY updated DESC, id LIMIT $1 OFFSET $2"
+    );
+    let count = format!("SELECT COUNT(*) AS n FROM games {count_filter}");
+    let mut q = sqlx::query(&select).bind(limit).bind(offset);
+    let mut c = sqlx::query(&count);
+    if let Some(s) = status {
+        q = q.bind(s.to_string());
+        c = c.bind(s.to_string());
+    }
+    let rows = q.fetch_all(pool).await?;
+    let total: i64 = c.fetch_one(pool).await?.try_get("n")?;
+    let games = rows
+        .iter()
+        .map(|r| {
+            Ok(Brief {
+                id: r.try_get("id")?,
+                created: r.try_get("created")?,
+                updated: r.try_get("updated")?,
+                status: r.try_get("status")?,
+                summary: r.try_get("summary")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok((games, total))
+}

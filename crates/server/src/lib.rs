@@ -15,12 +15,14 @@ pub mod db;
 mod driver;
 mod error;
 pub mod i18n;
+pub mod limits;
 pub mod live;
 mod state;
 pub mod view;
 mod ws;
 
 pub use error::ApiError;
+pub use limits::Limits;
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -28,11 +30,16 @@ pub struct Options {
     /// Pause before each computer throw and play, in milliseconds, for games that
     /// do not choose their own.
     pub delay_ms: u64,
+    /// The bounds on what clients may ask (`docs/api.md`, "Limits").
+    pub limits: Limits,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { delay_ms: 900 }
+        Options {
+            delay_ms: 900,
+            limits: Limits::default(),
+        }
     }
 }
 
@@ -45,13 +52,31 @@ pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> 
             driver::kick(state.clone(), g.id);
         }
     }
-    Ok(api::routes().fallback(assets::serve).with_state(state))
+    limits::spawn_cleanup(state.guards.clone());
+    let app = api::routes(&state.guards)
+        .fallback(assets::serve)
+        .with_state(state.clone());
+    Ok(limits::layers(app, &state.opts.limits))
 }
 
 /// Serves the application on a bound listener until the process ends.
 pub async fn serve(listener: TcpListener, db_url: &str, opts: Options) -> std::io::Result<()> {
+    serve_until(listener, db_url, opts, std::future::pending()).await
+}
+
+/// Serves the application on a bound listener until `shutdown` completes, then
+/// lets the requests under way finish. Connections are bounded as
+/// [`Limits`] says (header and idle timeouts, connections per address), and
+/// the handlers know each client's address (for the rate limits).
+pub async fn serve_until(
+    listener: TcpListener,
+    db_url: &str,
+    opts: Options,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let limits = opts.limits.clone();
     let app = router(db_url, opts)
         .await
         .map_err(|e| std::io::Error::other(format!("database {db_url}: {e}")))?;
-    axum::serve(listener, app).await
+    limits::serve(listener, app, &limits, shutdown).await
 }

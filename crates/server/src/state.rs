@@ -25,6 +25,8 @@ pub(crate) struct AppState {
     pub db: AnyPool,
     /// The server's settings.
     pub opts: Options,
+    /// The rate limiters and the engine's semaphore.
+    pub guards: Arc<crate::limits::Guards>,
     /// The games loaded, by id.
     games: Mutex<HashMap<String, Slot>>,
 }
@@ -120,6 +122,7 @@ impl AppState {
     pub async fn open(db_url: &str, opts: Options) -> Result<Shared, sqlx::Error> {
         Ok(Arc::new(AppState {
             db: db::open(db_url).await?,
+            guards: Arc::new(crate::limits::Guards::new(&opts.limits)),
             opts,
             games: Mutex::new(HashMap::new()),
         }))

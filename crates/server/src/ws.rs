@@ -7,7 +7,12 @@
 //! `{"type": "error", "error": "...", "status": 4xx}` and changes nothing.
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::Extension;
+
+use crate::limits::Held;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -27,15 +32,16 @@ const MAX_MESSAGE: usize = 16 * 1024;
 /// Longer messages than this are not even read: the socket is closed.
 const MAX_FRAME: usize = 1024 * 1024;
 
-const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
-
 /// Upgrades to a WebSocket for a game that exists: `404` like HTTP otherwise, and
 /// `426` for a plain request without the upgrade.
 pub(crate) async fn api_ws(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    info: Option<ConnectInfo<SocketAddr>>,
+    held: Option<Extension<Held>>,
     ws: Option<WebSocketUpgrade>,
 ) -> Result<Response, ApiError> {
+    let ip = crate::limits::peer(info);
     let s = state.slot(&id).await?;
     let ws = ws.ok_or_else(|| {
         ApiError::new(
@@ -46,7 +52,11 @@ pub(crate) async fn api_ws(
     Ok(ws
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(state, id, s, socket))
+        .on_upgrade(move |socket| async move {
+            // The connection counts against its address while the socket is open.
+            let _held = held;
+            session(state, id, ip, s, socket).await
+        })
         .into_response())
 }
 
@@ -90,7 +100,7 @@ async fn say_deleted(socket: &mut WebSocket) {
         .await;
 }
 
-async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
+async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, mut socket: WebSocket) {
     // Subscribe and take the state under the same lock that every change is made
     // under: the first message is the state, and every later change is pushed.
     let (mut rx, core) = {
@@ -108,17 +118,37 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
     if socket.send(Message::Text(first)).await.is_err() {
         return;
     }
-    // A ping now and then keeps idle connections open through proxies and ends
-    // the session of a client that has gone.
-    let mut ping = tokio::time::interval(PING_EVERY);
+    // A ping now and then keeps idle connections open through proxies; a client
+    // that does not answer one in time has gone (or does not play by the rules):
+    // its socket is closed.
+    let limits = &state.opts.limits;
+    let mut ping = tokio::time::interval(limits.ws_ping_every);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ping.tick().await;
+    let far = || tokio::time::Instant::now() + std::time::Duration::from_secs(86_400 * 365);
+    let pong_due = tokio::time::sleep_until(far());
+    tokio::pin!(pong_due);
+    let mut awaiting_pong = false;
     loop {
         tokio::select! {
             _ = ping.tick() => {
                 if socket.send(Message::Ping(Vec::new())).await.is_err() {
                     return;
                 }
+                if !awaiting_pong {
+                    awaiting_pong = true;
+                    pong_due.as_mut().reset(tokio::time::Instant::now() + limits.ws_pong_within);
+                }
+            }
+            _ = &mut pong_due, if awaiting_pong => {
+                tracing::debug!(game = %id, "a WebSocket did not answer a ping: closed");
+                let _ = socket
+                    .send(Message::Close(Some(CloseFrame {
+                        code: 1011,
+                        reason: "no answer to ping".into(),
+                    })))
+                    .await;
+                return;
             }
             push = rx.recv() => {
                 let text = match push {
@@ -168,7 +198,12 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
                             ),
                         ))
                     }
-                    Some(Ok(Message::Text(text))) => match action(&state, &id, &text).await {
+                    Some(Ok(Message::Pong(_))) => {
+                        awaiting_pong = false;
+                        pong_due.as_mut().reset(far());
+                        continue;
+                    }
+                    Some(Ok(Message::Text(text))) => match action(&state, &id, ip, &text).await {
                         Ok(None) => continue,
                         Ok(Some(check)) => Reply::Check(&check).text(),
                         Err(e) => error_message(&e),
@@ -191,7 +226,13 @@ async fn session(state: Shared, id: String, s: Slot, mut socket: WebSocket) {
 /// change is not answered here: it is pushed to every socket of the game (this
 /// one too) once it is stored. `check` is answered with `{"type": "check",
 /// "allowed": ...}`.
-async fn action(state: &Shared, id: &str, text: &str) -> Result<Option<Check>, ApiError> {
+async fn action(
+    state: &Shared,
+    id: &str,
+    ip: Option<IpAddr>,
+    text: &str,
+) -> Result<Option<Check>, ApiError> {
+    state.guards.action_from(ip)?;
     let mut v: Value = parse_json(text.as_bytes())?;
     let obj = v.as_object_mut().ok_or_else(|| {
         ApiError::bad(format!(

@@ -7,24 +7,46 @@ import { cname, sideName, t } from '../i18n.js';
 import { route } from '../router.js';
 
 const REFRESH_MS = 3000;
+// Games a page of the list has (the server sends 200 at most).
+const PER_PAGE = 50;
+
+// The first `pages` pages of the list, as one: {games, total}.
+async function firstPages(pages) {
+  const all = [];
+  let total = 0;
+  for (let page = 1; page <= pages; page++) {
+    const p = await api.listGames({ page, per: PER_PAGE });
+    all.push(...p.games);
+    total = p.total;
+    if (page * PER_PAGE >= total) break;
+  }
+  return { games: all, total };
+}
 
 /** Shows the lobby in `main`; answers the function that stops its refreshing. */
 export async function lobbyPage(main) {
-  const list = await api.listGames();
-  let games = gamesCard(list);
-  let shown = JSON.stringify(list.games);
+  // The list shows one page, and one more each time "more" is clicked.
+  let pages = 1;
+  let games;
+  let shown = '';
+  const show = (list) => {
+    shown = JSON.stringify(list);
+    const next = gamesCard(list, async () => {
+      pages += 1;
+      try { show(await firstPages(pages)); } catch (e) { toast(e.message); }
+    });
+    if (games) games.replaceWith(next);
+    games = next;
+  };
+  show(await firstPages(pages));
   main.replaceChildren(el('div', { class: 'lobby' }, newGameForm(), games, importCard()));
   // The list stays live: games started, played on or ended elsewhere (another
   // tab, another machine, computers playing) show up without a reload.
   const timer = setInterval(async () => {
     try {
-      const fresh = await api.listGames();
-      const text = JSON.stringify(fresh.games);
-      if (text === shown || !games.isConnected) return;
-      shown = text;
-      const next = gamesCard(fresh);
-      games.replaceWith(next);
-      games = next;
+      const fresh = await firstPages(pages);
+      if (JSON.stringify(fresh) === shown || !games.isConnected) return;
+      show(fresh);
     } catch (_) { /* the server may be restarting; try again next time */ }
   }, REFRESH_MS);
   return () => clearInterval(timer);
@@ -107,8 +129,8 @@ function seatSelect(grp, first) {
     meta().levels.map((l) => el('option', { value: String(l), selected: !first && l === 2 }, `${t('computer')} ${l}`)));
 }
 
-// The card listing the stored games.
-function gamesCard(list) {
+// The card listing the stored games (`more` loads one more page).
+function gamesCard(list, more) {
   const rows = list.games.map((g) => {
     const s = g.summary || {};
     const status = g.status === 'over'
@@ -128,8 +150,14 @@ function gamesCard(list) {
           await api.deleteGame(g.id); route();
         } }, t('delete'))));
   });
+  const counted = list.total > rows.length
+    ? el('p', { class: 'muted more' },
+      t('games_shown').replace('{shown}', rows.length).replace('{total}', list.total), ' ',
+      el('button', { type: 'button', id: 'more-games', onclick: more }, t('more_games')))
+    : null;
   return el('section', { class: 'card' }, el('h2', {}, t('games')),
-    rows.length ? el('div', { class: 'table' }, el('table', { class: 'games' }, el('tbody', {}, rows))) : el('p', { class: 'muted' }, t('none')));
+    rows.length ? el('div', { class: 'table' }, el('table', { class: 'games' }, el('tbody', {}, rows))) : el('p', { class: 'muted' }, t('none')),
+    counted);
 }
 
 // The card that imports a game record (pasted or from a file) and opens its replay.

@@ -1,6 +1,8 @@
 //! The engine's work on a game, run off the async workers: a hint for the turn
 //! under way, the replay frames, and the review.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::Json;
@@ -13,7 +15,8 @@ use serde_json::Value;
 
 use crate::bots;
 use crate::error::ApiError;
-use crate::state::{blocking, Shared};
+use crate::limits::engine;
+use crate::state::Shared;
 
 /// How many plays a hint shows at most.
 const HINT_PLAYS: usize = 10;
@@ -38,7 +41,10 @@ pub(crate) async fn hint(
 ) -> Result<Json<Hint>, ApiError> {
     let turn = state.read(&id, |core| core.turn.clone()).await?;
     let turn = turn.ok_or_else(|| ApiError::conflict("throw the dice first"))?;
-    let plays = blocking(move || {
+    let plays = engine(&state.guards, move |stop: &AtomicBool| {
+        if stop.load(Ordering::Relaxed) {
+            return Vec::new();
+        }
         let (pos, throw) = (turn.start(), turn.throw());
         (bots::hint(&turn).into_iter().take(HINT_PLAYS))
             .map(|r| HintPlay {
@@ -85,11 +91,11 @@ pub(crate) async fn replay(
 ) -> Result<Json<Replay>, ApiError> {
     let game = state.read(&id, |core| core.game.clone()).await?;
     let rules = game.rules().compact();
-    let frames = blocking(move || frames(&game)).await??;
+    let frames = engine(&state.guards, move |stop: &AtomicBool| frames(&game, stop)).await??;
     Ok(Json(Replay { id, rules, frames }))
 }
 
-fn frames(game: &Game) -> Result<Vec<Frame>, ApiError> {
+fn frames(game: &Game, stop: &AtomicBool) -> Result<Vec<Frame>, ApiError> {
     let mut frames = vec![Frame {
         label: "start".into(),
         at: None,
@@ -97,6 +103,9 @@ fn frames(game: &Game) -> Result<Vec<Frame>, ApiError> {
     }];
     let mut pos = *game.start();
     for (i, t) in game.turns().iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            return Err(ApiError::internal("stopped: the client went away"));
+        }
         let mut turn = Turn::new(&pos, t.throw).map_err(|e| ApiError::conflict(e.to_string()))?;
         let notation = play_text(&pos, t.throw, &t.steps);
         let frame = |step: usize, label: String, p: &Position| Frame {
@@ -177,7 +186,10 @@ pub(crate) async fn review(
         )));
     }
     let game = state.read(&id, |core| core.game.clone()).await?;
-    let review = blocking(move || bots::review(&game, ms)).await?;
+    let review = engine(&state.guards, move |stop: &AtomicBool| {
+        bots::review(&game, ms, &|| stop.load(Ordering::Relaxed))
+    })
+    .await?;
     Ok(Json(Review {
         id,
         budget_ms: ms,

@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -30,15 +31,67 @@ pub(crate) struct Listed {
     summary: Value,
 }
 
-/// `{"games": [...]}`, newest first.
+/// `{"games": [...], "page", "per", "total"}`: one page of the games, most
+/// recently changed first.
 #[derive(Serialize)]
 pub(crate) struct List {
     games: Vec<Listed>,
+    page: u64,
+    per: u64,
+    total: i64,
 }
 
-pub(crate) async fn list(State(state): State<Shared>) -> Result<Json<List>, ApiError> {
-    let games = db::list(&state.db)
-        .await?
+/// Games a page of the list has unless the query says.
+pub(crate) const PER_PAGE: u64 = 50;
+/// Games a page of the list may have at most.
+pub(crate) const MAX_PER_PAGE: u64 = 200;
+
+/// The query of the list: `?page=N&per=M&filter=F`, each optional.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    page: Option<u64>,
+    per: Option<u64>,
+    filter: Option<String>,
+}
+
+/// The stored status of the games a filter keeps (`None`: every game).
+fn filter_status(filter: Option<&str>) -> Result<Option<&'static str>, ApiError> {
+    Ok(match filter {
+        None | Some("") | Some("all") => None,
+        Some("playing") => Some("playing"),
+        Some("finished") => Some("over"),
+        // More filters (e.g. "open", seats anyone may take) go here.
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "unknown filter {other:?}: use playing or finished"
+            )))
+        }
+    })
+}
+
+/// `GET /api/games[?page=N&per=M&filter=F]`: page N (from 1) of M games (50
+/// unless asked, 200 at most), `playing` or `finished` ones only if asked.
+pub(crate) async fn list(
+    State(state): State<Shared>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Json<List>, ApiError> {
+    let usage = "expected page=N (from 1), per=M (1 to 200) and filter=playing|finished";
+    let Query(q) = query.map_err(|e| ApiError::bad(format!("{} ({usage})", e.body_text())))?;
+    let page = q.page.unwrap_or(1);
+    let per = q.per.unwrap_or(PER_PAGE);
+    if page == 0 || page > i64::MAX as u64 / MAX_PER_PAGE {
+        return Err(ApiError::bad(format!("page must be from 1, not {page}")));
+    }
+    if per == 0 || per > MAX_PER_PAGE {
+        return Err(ApiError::bad(format!(
+            "per must be from 1 to {MAX_PER_PAGE}, not {per}"
+        )));
+    }
+    let status = filter_status(q.filter.as_deref())?;
+    let offset = ((page - 1) * per) as i64;
+    let (rows, total) = db::page(&state.db, status, per as i64, offset).await?;
+    let games = rows
         .into_iter()
         .map(|g| Listed {
             summary: serde_json::from_str(&g.summary).unwrap_or(Value::Null),
@@ -48,7 +101,12 @@ pub(crate) async fn list(State(state): State<Shared>) -> Result<Json<List>, ApiE
             status: g.status,
         })
         .collect();
-    Ok(Json(List { games }))
+    Ok(Json(List {
+        games,
+        page,
+        per,
+        total,
+    }))
 }
 
 #[derive(Deserialize)]

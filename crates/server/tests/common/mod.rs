@@ -14,6 +14,11 @@ pub struct Server {
 }
 
 pub async fn start(db: &str) -> Server {
+    start_with(db, chaupar_server::Limits::relaxed()).await
+}
+
+/// Starts a server with these limits.
+pub async fn start_with(db: &str, limits: chaupar_server::Limits) -> Server {
     let db = db.to_string();
     let (addr_tx, addr_rx) = tokio::sync::oneshot::channel();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
@@ -26,7 +31,10 @@ pub async fn start(db: &str) -> Server {
         rt.block_on(async move {
             let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
             addr_tx.send(listener.local_addr().unwrap()).unwrap();
-            let opts = chaupar_server::Options { delay_ms: 0 };
+            let opts = chaupar_server::Options {
+                delay_ms: 0,
+                limits,
+            };
             tokio::select! {
                 r = chaupar_server::serve(listener, &db, opts) => r.unwrap(),
                 _ = stop_rx => {}

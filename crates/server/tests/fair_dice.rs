@@ -346,3 +346,45 @@ async fn committed_dice_resume_after_a_restart() {
     assert_eq!(record::verify(&rec), Ok(n));
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_database_gets_the_dice_column_and_its_games_load() {
+    use sqlx::Connection;
+    let db = temp_db("fair-old-db");
+    {
+        let url = format!("sqlite://{db}?mode=rwc");
+        let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, created BIGINT NOT NULL,
+             updated BIGINT NOT NULL, record TEXT NOT NULL, partial TEXT NOT NULL,
+             seats TEXT NOT NULL, delay_ms BIGINT NOT NULL, status TEXT NOT NULL,
+             summary TEXT NOT NULL)",
+        )
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        let game = chaupar_core::Game::new(
+            chaupar_core::Rules::preset(chaupar_core::Preset::Chaupar),
+            4,
+            12,
+        )
+        .unwrap();
+        sqlx::query("INSERT INTO games VALUES ('0123456789ab', 1, 1, $1, '{\"thrown\":false,\"steps\":[]}', '{}', 0, 'playing', '{}')")
+            .bind(record::write(&game, &[]))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        conn.close().await.unwrap();
+    }
+    let s = start(&db).await;
+    let g = get(&s, "/api/games/0123456789ab").await;
+    assert_eq!(g["dice"]["practice"], true);
+    let fresh = post(&s, "/api/games", &json!({"preset": "chaupar"})).await;
+    assert_eq!(fresh["dice"]["commit"].as_str().unwrap().len(), 64);
+    s.stop().await;
+    // Opening it again leaves the column as it is.
+    let s = start(&db).await;
+    let again = get(&s, &format!("/api/games/{}", fresh["id"].as_str().unwrap())).await;
+    assert_eq!(again["dice"]["commit"], fresh["dice"]["commit"]);
+    s.stop().await;
+}

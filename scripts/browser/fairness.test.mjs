@@ -16,6 +16,17 @@ test('the test vectors verify', async () => {
   assert.deepEqual(await verifyDice({ commit: COMMIT, secret: ZERO, seeds, faces: FACES, throws: [[2, 6, 6]] }), { ok: true, count: 1 });
 });
 
+test('a seed counts from the throw it was given at', async () => {
+  // Python: alice (Yellow) from throw 0, bob (Black) from throw 2.
+  const seeds = { yellow: { seed: 'alice', from: 0 }, black: { seed: 'bob', from: 2 } };
+  const throws = [[2, 2, 5], [5, 6, 6], [1, 1, 1], [5, 1, 1]];
+  assert.deepEqual(await verifyDice({ commit: COMMIT, secret: ZERO, seeds, faces: FACES, throws }), { ok: true, count: 4 });
+  // The same throws from number 2 on (dice that took over at throw 2).
+  assert.deepEqual(await verifyDice({ commit: COMMIT, secret: ZERO, seeds, faces: FACES, throws: throws.slice(2), from: 2 }), { ok: true, count: 2 });
+  const early = { yellow: 'alice', black: 'bob' };
+  assert.equal((await verifyDice({ commit: COMMIT, secret: ZERO, seeds: early, faces: FACES, throws })).n, 0);
+});
+
 test('a wrong secret is refused', async () => {
   const r = await verifyDice({ commit: COMMIT, secret: '01'.repeat(32), seeds: {}, faces: FACES, throws: THROWS });
   assert.equal(r.reason, 'commitment');

@@ -139,6 +139,19 @@ async function playOneGame() {
   // Updates came over the socket: the page only fetched the game after a refused click.
   if (polls > 10) throw new Error(`the game page fetched the game ${polls} times: polling instead of its WebSocket?`);
   if (!/Winner|Победа|dead|мертва/.test(winner)) throw new Error(`no winner shown: ${winner}`);
+  // The dice: the commitment was shown, and the finished game's dice are
+  // verified in the browser (WebCrypto) against the revealed secret.
+  const commitTitle = await page.locator('#dice-commit').getAttribute('title');
+  if (!/^[0-9a-f]{64}/.test(commitTitle || '')) throw new Error(`no dice commitment shown: ${commitTitle}`);
+  if ((await page.locator('#dice-info code').count()) < 2) {
+    throw new Error('the creator\'s client seed is not shown');
+  }
+  await page.waitForSelector('#dice-verify[data-ok]', { timeout: 10000 });
+  const verdict = (await page.locator('#dice-verify').textContent()).trim();
+  if ((await page.locator('#dice-verify').getAttribute('data-ok')) !== 'yes' || !/dice verified \(\d+ throws\)|кости проверены \(\d+ бросков\)/.test(verdict)) {
+    throw new Error(`the page did not verify the dice: ${verdict}`);
+  }
+  console.log(`browser: ${verdict}`);
   // The replay and rules pages draw without errors too.
   const id = page.url().split('/').pop();
   await page.goto(`${base}/#/replay/${id}`);

@@ -52,6 +52,12 @@ enum Command {
         #[arg(long)]
         boards: bool,
     },
+    /// Verify a finished game's fair dice: the secret against the commitment and
+    /// every throw (throw-off first). Exit 0 when all match, 1 otherwise.
+    Verify {
+        /// The record file, or `-` for standard input.
+        file: String,
+    },
     /// Rank every play for a position and a throw by estimated win chance.
     Hint(ai_cmds::HintArgs),
     /// Review a recorded game: each play's loss, error rates, luck.
@@ -230,6 +236,23 @@ fn replay_cmd(file: &str, boards: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// `chaupar verify`: exit 0 and `every throw verified (N throws)`, or exit 1
+/// with what does not match.
+fn verify_cmd(file: &str) -> ExitCode {
+    let checked =
+        read_source(file).and_then(|text| record::verify(&text).map_err(|e| e.to_string()));
+    match checked {
+        Ok(n) => {
+            say!("every throw verified ({n} throws)");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("not verified: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Rules { preset, json } => rules_cmd(preset, json),
@@ -245,6 +268,11 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Moves { at, json } => moves_cmd(&at, json),
         Command::Replay { file, boards } => replay_cmd(&file, boards),
+        Command::Verify { file } => {
+            // Handled in main (its own exit codes).
+            let _ = file;
+            Ok(())
+        }
         Command::Hint(a) => ai_cmds::hint(a),
         Command::Review(a) => ai_cmds::review(a),
         Command::Sim(a) => ai_cmds::sim(a),
@@ -255,6 +283,9 @@ fn run(cli: Cli) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Verify { file } = &cli.command {
+        return verify_cmd(file);
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -8,13 +8,15 @@
 //! ```text
 //! HMAC-SHA256(key = secret, message = "chaupar-dice/1"
 //!                                     ‖ for Yellow, Red, Black, Green: len (1 byte) ‖ seed (len bytes, ASCII)
+//!                                       (len 0 if the seat has no seed counting at throw n)
 //!                                     ‖ n (8 bytes, big-endian))
 //! ```
 //!
 //! as die `k` (k = 0, 1, 2) = the faces' value at index `(mac[0] >> 2k) & 3`: each of
 //! the 64 outcomes of the three four-sided long dice comes from exactly four of the
 //! 256 values of the first byte, so the mapping has no bias. A seat without a seed
-//! contributes a zero length. When the game is over the secret is published, and
+//! contributes a zero length, and so does a seat whose seed was given after
+//! throw `n` was made (a seed counts from the throw number it was given at). When the game is over the secret is published, and
 //! [`verify`] (or `chaupar verify RECORD`) checks the commitment and every throw.
 //! `docs/fairness.md` gives the same layout for writers of other verifiers.
 //!
@@ -23,7 +25,7 @@
 //! use chaupar_core::rules::Faces;
 //! let secret = DiceSecret::from_bytes([7; 32]);
 //! let mut seeds = ClientSeeds::default();
-//! seeds.set(chaupar_core::Colour::Red, "from-red".parse().unwrap());
+//! seeds.set(chaupar_core::Colour::Red, "from-red".parse().unwrap(), 0);
 //! let mut dice = FairDice::new(secret, seeds.clone());
 //! let first = dice.throw(Faces::F1256);
 //! assert_eq!(first, FairDice::new(secret, seeds).throw_number(0, Faces::F1256));
@@ -220,31 +222,48 @@ impl fmt::Display for ClientSeed {
     }
 }
 
-/// The client seeds of the four seats (none where nobody gave one).
+/// The client seeds of the four seats (none where nobody gave one), each with
+/// the number of the first throw it counts for: a seed given when `k` throws had
+/// been made is part of the message of throw `n` only when `k <= n`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ClientSeeds([Option<ClientSeed>; 4]);
+pub struct ClientSeeds([Option<(ClientSeed, u64)>; 4]);
 
 impl ClientSeeds {
     /// The seed given for a seat.
     pub fn get(&self, colour: Colour) -> Option<&ClientSeed> {
-        self.0[colour.index()].as_ref()
+        self.0[colour.index()].as_ref().map(|(s, _)| s)
     }
 
-    /// Gives a seat's seed (replacing an earlier one).
-    pub fn set(&mut self, colour: Colour, seed: ClientSeed) {
-        self.0[colour.index()] = Some(seed);
+    /// The first throw a seat's seed counts for.
+    pub fn from(&self, colour: Colour) -> Option<u64> {
+        self.0[colour.index()].as_ref().map(|(_, f)| *f)
     }
 
-    /// The seats with a seed, in seat order.
-    pub fn iter(&self) -> impl Iterator<Item = (Colour, &ClientSeed)> {
+    /// Gives a seat's seed, counting from throw number `from` (replacing an
+    /// earlier one).
+    pub fn set(&mut self, colour: Colour, seed: ClientSeed, from: u64) {
+        self.0[colour.index()] = Some((seed, from));
+    }
+
+    /// The seats with a seed, in seat order, with the throw each counts from.
+    pub fn iter(&self) -> impl Iterator<Item = (Colour, &ClientSeed, u64)> {
         Colour::ALL
             .into_iter()
-            .filter_map(|c| self.get(c).map(|s| (c, s)))
+            .filter_map(|c| self.0[c.index()].as_ref().map(|(s, f)| (c, s, *f)))
     }
 
     /// Whether no seat gave a seed.
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(Option::is_none)
+    }
+
+    /// The seed of a seat as it is in the message of throw `n` (empty before
+    /// the throw it counts from).
+    pub fn in_throw(&self, colour: Colour, n: u64) -> &str {
+        match &self.0[colour.index()] {
+            Some((s, from)) if *from <= n => s.as_str(),
+            _ => "",
+        }
     }
 }
 
@@ -307,7 +326,7 @@ pub fn mac(secret: &DiceSecret, seeds: &ClientSeeds, n: u64) -> [u8; 32] {
     };
     m.update(DOMAIN);
     for c in Colour::ALL {
-        let seed = seeds.get(c).map(ClientSeed::as_str).unwrap_or("");
+        let seed = seeds.in_throw(c, n);
         m.update(&[seed.len() as u8]);
         m.update(seed.as_bytes());
     }
@@ -325,15 +344,29 @@ pub fn verify(
     faces: Faces,
     throws: &[Throw],
 ) -> Result<usize, FairError> {
+    verify_from(commit, secret, seeds, faces, 0, throws)
+}
+
+/// [`verify`] for dice that took over at throw number `from` (an imported game
+/// continued with fresh dice): `throws[i]` is throw number `from + i`.
+pub fn verify_from(
+    commit: &DiceCommit,
+    secret: &DiceSecret,
+    seeds: &ClientSeeds,
+    faces: Faces,
+    from: u64,
+    throws: &[Throw],
+) -> Result<usize, FairError> {
     if !commit.opens_to(secret) {
         return Err(FairError::Commitment);
     }
     let dice = FairDice::new(*secret, seeds.clone());
-    for (n, recorded) in throws.iter().enumerate() {
-        let expected = dice.throw_number(n as u64, faces);
+    for (i, recorded) in throws.iter().enumerate() {
+        let n = from + i as u64;
+        let expected = dice.throw_number(n, faces);
         if expected != *recorded {
             return Err(FairError::Throw {
-                n: n as u64,
+                n,
                 recorded: *recorded,
                 expected,
             });
@@ -359,8 +392,8 @@ mod tests {
 
     fn seeds() -> ClientSeeds {
         let mut s = ClientSeeds::default();
-        s.set(Colour::Yellow, "abc".parse().unwrap());
-        s.set(Colour::Black, "Z-9_".parse().unwrap());
+        s.set(Colour::Yellow, "abc".parse().unwrap(), 0);
+        s.set(Colour::Black, "Z-9_".parse().unwrap(), 0);
         s
     }
 
@@ -408,10 +441,34 @@ mod tests {
             ]
         );
         let mut seeds = ClientSeeds::default();
-        seeds.set(Colour::Yellow, "alice".parse().unwrap());
-        seeds.set(Colour::Black, "bob".parse().unwrap());
+        seeds.set(Colour::Yellow, "alice".parse().unwrap(), 0);
+        seeds.set(Colour::Black, "bob".parse().unwrap(), 0);
         let with_seeds = FairDice::new(DiceSecret::from_bytes([0; 32]), seeds);
         assert_eq!(with_seeds.throw_number(0, Faces::F1256), throw("2,6,6"));
+        // Bob's seed given after two throws counts from throw 2 on.
+        let mut late = ClientSeeds::default();
+        late.set(Colour::Yellow, "alice".parse().unwrap(), 0);
+        late.set(Colour::Black, "bob".parse().unwrap(), 2);
+        let secret = DiceSecret::from_bytes([0; 32]);
+        assert_eq!(
+            hex(&mac(&secret, &late, 0)),
+            "a5d28a2d3742f01a7505b95c174e5d4e703eb605a6e7a292d87edec9309e1a14"
+        );
+        assert_eq!(
+            hex(&mac(&secret, &late, 2)),
+            "00fd8f523d5ced1d25e921625bfc8d6acccd26f8e142aa8c4d701a8b99bb0db8"
+        );
+        let late = FairDice::new(secret, late);
+        let got: Vec<Throw> = (0..4).map(|n| late.throw_number(n, Faces::F1256)).collect();
+        assert_eq!(
+            got,
+            [
+                throw("2,2,5"),
+                throw("5,6,6"),
+                throw("1,1,1"),
+                throw("5,1,1")
+            ]
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 use core::fmt;
 
 use crate::dice::{Dice, Throw, ThrowError};
+use crate::fair::{mac, ClientSeed, ClientSeeds, DiceCommit, DiceSecret};
 use crate::play::{apply_play, PlayError};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -46,6 +47,8 @@ pub enum GameError {
     NoDice,
     /// A throw was given to a game whose dice are seeded.
     Seeded,
+    /// Committed dice were asked of a game that already throws by itself.
+    HasDice,
     /// The throw is not one of these dice.
     Throw(ThrowError),
     /// No throw has been made for this turn.
@@ -66,6 +69,7 @@ impl fmt::Display for GameError {
             GameError::Over => write!(f, "the game is over"),
             GameError::NoDice => write!(f, "this game has no seeded dice; give the throw"),
             GameError::Seeded => write!(f, "this game's dice are seeded; it throws by itself"),
+            GameError::HasDice => write!(f, "this game already throws its own dice"),
             GameError::Throw(e) => write!(f, "{e}"),
             GameError::NotThrown => write!(f, "the dice have not been thrown yet"),
             GameError::Illegal { index, why } => {
@@ -77,11 +81,68 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
+/// Committed dice (see [`crate::fair`]): the commitment, the client seeds, the
+/// secret when it is known, and the throw number they took over at.
+#[derive(Clone, Debug)]
+pub(crate) struct Committed {
+    pub(crate) commit: DiceCommit,
+    pub(crate) secret: Option<DiceSecret>,
+    pub(crate) seeds: ClientSeeds,
+    pub(crate) from: u64,
+}
+
+/// Plays a throw-off among `colours` with throws from `next`: every contender
+/// throws once in seat order, the highest total wins, the tied throw again.
+fn throw_off_with(
+    colours: &[Colour],
+    mut next: impl FnMut() -> Throw,
+) -> (Colour, Vec<(Colour, Throw)>) {
+    let mut contenders = colours.to_vec();
+    let mut throw_off = Vec::new();
+    for _ in 0..64 {
+        if contenders.len() == 1 {
+            break;
+        }
+        let throws: Vec<(Colour, Throw)> = contenders.iter().map(|c| (*c, next())).collect();
+        let best = throws.iter().map(|(_, t)| t.total()).max().unwrap_or(0);
+        contenders = throws
+            .iter()
+            .filter(|(_, t)| t.total() == best)
+            .map(|(c, _)| *c)
+            .collect();
+        throw_off.extend(throws);
+    }
+    let first = contenders.first().copied().unwrap_or(Colour::Yellow);
+    (first, throw_off)
+}
+
+/// Who a written throw-off makes first, if it is a throw-off among `colours`
+/// played out in full (every contender in seat order, until one is left).
+pub(crate) fn throw_off_winner(colours: &[Colour], written: &[(Colour, Throw)]) -> Option<Colour> {
+    let mut contenders = colours.to_vec();
+    let mut i = 0;
+    while contenders.len() > 1 {
+        let round = written.get(i..i + contenders.len())?;
+        if round.iter().zip(&contenders).any(|((c, _), k)| c != k) {
+            return None;
+        }
+        i += contenders.len();
+        let best = round.iter().map(|(_, t)| t.total()).max()?;
+        contenders = round
+            .iter()
+            .filter(|(_, t)| t.total() == best)
+            .map(|(c, _)| *c)
+            .collect();
+    }
+    (i == written.len()).then_some(*contenders.first()?)
+}
+
 /// A game: its rules, dice and history.
 #[derive(Clone, Debug)]
 pub struct Game {
     seed: Option<u64>,
     dice: Option<Dice>,
+    fair: Option<Committed>,
     throw_off: Vec<(Colour, Throw)>,
     start: Position,
     position: Position,
@@ -95,29 +156,47 @@ impl Game {
     pub fn new(rules: Rules, players: u8, seed: u64) -> Result<Game, GameError> {
         let pos = Position::new(rules, players).map_err(GameError::Setup)?;
         let mut dice = Dice::from_seed(seed);
-        let mut contenders: Vec<Colour> = pos.colours().iter().collect();
-        let mut throw_off = Vec::new();
-        for _ in 0..64 {
-            if contenders.len() == 1 {
-                break;
-            }
-            let throws: Vec<(Colour, Throw)> = contenders
-                .iter()
-                .map(|c| (*c, dice.throw(rules.faces)))
-                .collect();
-            let best = throws.iter().map(|(_, t)| t.total()).max().unwrap_or(0);
-            contenders = throws
-                .iter()
-                .filter(|(_, t)| t.total() == best)
-                .map(|(c, _)| *c)
-                .collect();
-            throw_off.extend(throws);
-        }
-        let first = contenders.first().copied().unwrap_or(Colour::Yellow);
+        let colours: Vec<Colour> = pos.colours().iter().collect();
+        let (first, throw_off) = throw_off_with(&colours, || dice.throw(rules.faces));
         let start = pos.with_first(first).map_err(GameError::Setup)?;
         Ok(Game {
             seed: Some(seed),
             dice: Some(dice),
+            fair: None,
+            throw_off,
+            start,
+            position: start,
+            turns: Vec::new(),
+            pending: None,
+        })
+    }
+
+    /// A new game with committed dice (see [`crate::fair`]): throw `n` of the
+    /// game (the throw-off first) is read from `secret`, the seeds and `n`.
+    pub fn committed(
+        rules: Rules,
+        players: u8,
+        secret: DiceSecret,
+        seeds: ClientSeeds,
+    ) -> Result<Game, GameError> {
+        let pos = Position::new(rules, players).map_err(GameError::Setup)?;
+        let colours: Vec<Colour> = pos.colours().iter().collect();
+        let mut n = 0u64;
+        let (first, throw_off) = throw_off_with(&colours, || {
+            let t = Throw::from_bits(rules.faces, u32::from(mac(&secret, &seeds, n)[0]));
+            n += 1;
+            t
+        });
+        let start = pos.with_first(first).map_err(GameError::Setup)?;
+        Ok(Game {
+            seed: None,
+            dice: None,
+            fair: Some(Committed {
+                commit: secret.commitment(),
+                secret: Some(secret),
+                seeds,
+                from: 0,
+            }),
             throw_off,
             start,
             position: start,
@@ -135,6 +214,7 @@ impl Game {
         Ok(Game {
             seed: None,
             dice: None,
+            fair: None,
             throw_off: Vec::new(),
             start,
             position: start,
@@ -148,6 +228,7 @@ impl Game {
         Game {
             seed: Some(seed),
             dice: Some(Dice::from_seed(seed)),
+            fair: None,
             throw_off: Vec::new(),
             start: position,
             position,
@@ -159,6 +240,88 @@ impl Game {
     /// The seed, if the dice are seeded.
     pub fn seed(&self) -> Option<u64> {
         self.seed
+    }
+
+    /// The dice commitment, if the dice are committed (or were, in a record).
+    pub fn commitment(&self) -> Option<DiceCommit> {
+        self.fair.as_ref().map(|f| f.commit)
+    }
+
+    /// The client seeds mixed into committed dice (none for other dice).
+    pub fn client_seeds(&self) -> Option<&ClientSeeds> {
+        self.fair.as_ref().map(|f| &f.seeds)
+    }
+
+    /// The secret of committed dice, when it is known. Secret while the game
+    /// runs: only a finished game's record shows it.
+    pub fn dice_secret(&self) -> Option<&DiceSecret> {
+        self.fair.as_ref().and_then(|f| f.secret.as_ref())
+    }
+
+    /// The throw number committed dice took over at (0 but for an imported game
+    /// continued with fresh dice).
+    pub fn dice_from(&self) -> u64 {
+        self.fair.as_ref().map_or(0, |f| f.from)
+    }
+
+    /// How many throws were made: the throw-off, each turn's, and the pending one.
+    pub fn throws_made(&self) -> u64 {
+        (self.throw_off.len() + self.turns.len() + usize::from(self.pending.is_some())) as u64
+    }
+
+    /// Every throw made, in order: the throw-off, each turn's, the pending one.
+    pub fn all_throws(&self) -> Vec<Throw> {
+        let mut out: Vec<Throw> = self.throw_off.iter().map(|(_, t)| *t).collect();
+        out.extend(self.turns.iter().map(|t| t.throw));
+        out.extend(self.pending);
+        out
+    }
+
+    /// Whether the game throws its own dice (seeded, or committed with the
+    /// secret known); otherwise throws are given with [`Game::set_throw`].
+    pub fn throws_itself(&self) -> bool {
+        self.dice.is_some()
+            || self
+                .fair
+                .as_ref()
+                .is_some_and(|f| f.secret.is_some() && f.from <= self.throws_made())
+    }
+
+    /// Adds a client seed for `colour`, counting from the next throw. Answers
+    /// whether it was added: only committed dice whose secret is known take
+    /// seeds, and a seat's first seed stays for the whole game (a later one
+    /// would make the earlier throws unverifiable).
+    pub fn add_client_seed(&mut self, colour: Colour, seed: ClientSeed) -> bool {
+        let from = self.throws_made();
+        match &mut self.fair {
+            Some(f) if f.secret.is_some() && f.seeds.get(colour).is_none() => {
+                f.seeds.set(colour, seed, from);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Gives a game without dice of its own fresh committed dice from the next
+    /// throw on (an imported game continued): the old commitment, if any, and
+    /// its seeds are replaced.
+    pub fn recommit(&mut self, secret: DiceSecret) -> Result<(), GameError> {
+        if self.throws_itself() {
+            return Err(GameError::HasDice);
+        }
+        self.fair = Some(Committed {
+            commit: secret.commitment(),
+            secret: Some(secret),
+            seeds: ClientSeeds::default(),
+            from: self.throws_made(),
+        });
+        Ok(())
+    }
+
+    /// Sets the committed dice and written throw-off of a replayed record.
+    pub(crate) fn set_committed(&mut self, fair: Committed, throw_off: Vec<(Colour, Throw)>) {
+        self.fair = Some(fair);
+        self.throw_off = throw_off;
     }
 
     /// The throw-off that decided who throws first.
@@ -200,15 +363,23 @@ impl Game {
             return Ok(t);
         }
         let faces = self.position.rules().faces;
-        let dice = self.dice.as_mut().ok_or(GameError::NoDice)?;
-        let t = dice.throw(faces);
+        let n = self.throws_made();
+        let itself = self.throws_itself();
+        let t = match (&mut self.dice, &self.fair) {
+            (Some(dice), _) => dice.throw(faces),
+            (None, Some(f)) if itself => match &f.secret {
+                Some(secret) => Throw::from_bits(faces, u32::from(mac(secret, &f.seeds, n)[0])),
+                None => return Err(GameError::NoDice),
+            },
+            _ => return Err(GameError::NoDice),
+        };
         self.pending = Some(t);
         Ok(t)
     }
 
     /// Gives the throw of a game without seeded dice.
     pub fn set_throw(&mut self, throw: Throw) -> Result<(), GameError> {
-        if self.dice.is_some() {
+        if self.throws_itself() {
             return Err(GameError::Seeded);
         }
         if self.position.to_move().is_none() {

@@ -27,7 +27,8 @@
 use core::fmt;
 
 use crate::dice::{Throw, ThrowError};
-use crate::game::{Game, GameError};
+use crate::fair::{ClientSeed, ClientSeeds, DiceCommit, DiceSecret, FairError};
+use crate::game::{throw_off_winner, Committed, Game, GameError};
 use crate::notation::{parse_play, play_text, NotationError};
 use crate::position::Outcome;
 use crate::rules::{Rules, RulesError};
@@ -106,7 +107,7 @@ pub enum RecordErrorKind {
     NoThrow,
     /// A throw that cannot be read.
     Throw(ThrowError),
-    /// A throw other than the seed's.
+    /// A throw other than the one the seed or the dice secret gives.
     SeedThrows {
         /// What the seed throws.
         thrown: Throw,
@@ -119,6 +120,19 @@ pub enum RecordErrorKind {
     Play(NotationError),
     /// The game refuses the setup, a throw or a play.
     Game(GameError),
+    /// A DiceCommit or DiceSecret tag that cannot be read, or a secret that
+    /// does not open the commitment.
+    Dice(FairError),
+    /// A ClientSeed tag that is not `colour from seed`.
+    ClientSeed(String),
+    /// A DiceFrom tag that is not a whole number.
+    DiceFrom(String),
+    /// A ThrowOff tag that is not a throw-off played out in full.
+    ThrowOffForm(String),
+    /// Dice tags without the DiceCommit they belong to.
+    NoCommit,
+    /// Both a Seed and a DiceCommit.
+    SeedAndCommit,
 }
 
 impl fmt::Display for RecordErrorKind {
@@ -159,11 +173,23 @@ impl fmt::Display for RecordErrorKind {
             NoThrow => f.write_str("missing the throw"),
             Throw(e) => write!(f, "{e}"),
             SeedThrows { thrown, written } => {
-                write!(f, "the seed throws {thrown} here, not {written}")
+                write!(f, "the dice throw {thrown} here, not {written}")
             }
             NoPlay => f.write_str("missing the play (write - when nothing could move)"),
             Play(e) => write!(f, "{e}"),
             Game(e) => write!(f, "{e}"),
+            Dice(e) => write!(f, "{e}"),
+            ClientSeed(value) => write!(
+                f,
+                "ClientSeed is \"colour from seed\" like \"yellow 0 abc\", not {value:?}"
+            ),
+            DiceFrom(value) => write!(f, "DiceFrom must be a whole number, not {value:?}"),
+            ThrowOffForm(value) => write!(
+                f,
+                "ThrowOff {value:?} is not a throw-off (each contender in seat order, until one is left)"
+            ),
+            NoCommit => f.write_str("DiceSecret, DiceFrom or ClientSeed without a DiceCommit"),
+            SeedAndCommit => f.write_str("a record has a Seed or a DiceCommit, not both"),
         }
     }
 }
@@ -203,6 +229,8 @@ pub fn throw_off_text(game: &Game) -> String {
 }
 
 /// Writes a game's record, with extra tags (such as player names) after the rules.
+/// Committed dice are written as `[DiceCommit]` (with `[DiceFrom]` and each
+/// `[ClientSeed]`); their secret only once the game is over (`[DiceSecret]`).
 pub fn write(game: &Game, extra: &[(&str, &str)]) -> String {
     let rules = game.rules();
     let mut out = String::new();
@@ -216,6 +244,15 @@ pub fn write(game: &Game, extra: &[(&str, &str)]) -> String {
     if let Some(seed) = game.seed() {
         out.push_str(&format!("[Seed \"{seed}\"]\n"));
     }
+    if let Some(commit) = game.commitment() {
+        out.push_str(&format!("[DiceCommit \"{commit}\"]\n"));
+        if game.dice_from() > 0 {
+            out.push_str(&format!("[DiceFrom \"{}\"]\n", game.dice_from()));
+        }
+        for (c, seed, from) in game.client_seeds().into_iter().flat_map(ClientSeeds::iter) {
+            out.push_str(&format!("[ClientSeed \"{} {from} {seed}\"]\n", c.name()));
+        }
+    }
     if let Some(first) = game.start().to_move() {
         out.push_str(&format!("[First \"{}\"]\n", first.name()));
     }
@@ -225,6 +262,11 @@ pub fn write(game: &Game, extra: &[(&str, &str)]) -> String {
     for (k, v) in extra {
         let v = v.replace(['"', '\n', ']'], "");
         out.push_str(&format!("[{k} \"{v}\"]\n"));
+    }
+    if game.position().to_move().is_none() {
+        if let Some(secret) = game.dice_secret() {
+            out.push_str(&format!("[DiceSecret \"{secret}\"]\n"));
+        }
     }
     out.push_str(&format!("[Result \"{}\"]\n\n", result_text(game)));
     let mut pos = *game.start();
@@ -276,9 +318,53 @@ fn tag(n: usize, line: &str) -> Result<(String, String), RecordError> {
     Ok((name.to_string(), value.to_string()))
 }
 
-/// Replays a record, checking every throw against the seed (when there is one) and
-/// every play against the rules.
+/// Where the secret of committed dice comes from when a record is replayed.
+#[derive(Clone, Copy)]
+enum SecretFrom<'a> {
+    /// The record's `[DiceSecret]`, if it has one.
+    Record,
+    /// Given (the stored record of a running game, whose secret is kept apart).
+    Given(&'a DiceSecret),
+}
+
+/// Replays a record, checking every throw against the seed or the revealed dice
+/// secret (when there is one) and every play against the rules. A record with
+/// only a `[DiceCommit]` replays with the throws written in it.
 pub fn replay(text: &str) -> Result<Game, RecordError> {
+    replay_with(text, SecretFrom::Record)
+}
+
+/// Replays the record of a running game with committed dice, given the secret
+/// kept apart from it: every throw is checked against the secret, and the game
+/// goes on throwing with it.
+pub fn replay_with_secret(text: &str, secret: &DiceSecret) -> Result<Game, RecordError> {
+    replay_with(text, SecretFrom::Given(secret))
+}
+
+fn parse_client_seed(value: &str) -> Option<(Colour, u64, ClientSeed)> {
+    let mut words = value.split(' ');
+    let c = words.next()?.parse::<Colour>().ok()?;
+    let from = words.next()?.parse::<u64>().ok()?;
+    let seed = words.next()?.parse::<ClientSeed>().ok()?;
+    words.next().is_none().then_some((c, from, seed))
+}
+
+fn parse_throw_off(value: &str) -> Option<Vec<(Colour, Throw)>> {
+    value
+        .split_whitespace()
+        .map(|w| {
+            let (letter, throw) = w.split_once(':')?;
+            let mut chars = letter.chars();
+            let c = chars.next().filter(char::is_ascii_uppercase)?;
+            if chars.next().is_some() {
+                return None;
+            }
+            Some((Colour::from_letter(c)?, throw.parse().ok()?))
+        })
+        .collect()
+}
+
+fn replay_with(text: &str, from_secret: SecretFrom<'_>) -> Result<Game, RecordError> {
     let mut rules_name = None;
     let mut options = String::new();
     let mut players = 4u8;
@@ -286,6 +372,11 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
     let mut first = None;
     let mut result = None;
     let mut throw_off = None;
+    let mut commit: Option<DiceCommit> = None;
+    let mut secret_tag: Option<(usize, DiceSecret)> = None;
+    let mut dice_from = None;
+    let mut seeds = ClientSeeds::default();
+    let mut has_seeds = false;
     let mut body_start = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
@@ -298,6 +389,7 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
             break;
         }
         let (name, value) = tag(n, line)?;
+        let dice_err = |e| err(n, RecordErrorKind::Dice(e));
         match name.as_str() {
             "Rules" => rules_name = Some(value),
             "Options" => options = value,
@@ -325,6 +417,22 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
             }
             "Result" => result = Some((n, value)),
             "ThrowOff" => throw_off = Some((n, value)),
+            "DiceCommit" => commit = Some(value.parse().map_err(dice_err)?),
+            "DiceSecret" => secret_tag = Some((n, value.parse().map_err(dice_err)?)),
+            "DiceFrom" => {
+                dice_from = Some(
+                    value
+                        .parse::<u64>()
+                        .map_err(|_| err(n, RecordErrorKind::DiceFrom(value.clone())))?,
+                )
+            }
+            "ClientSeed" => {
+                let (c, from, s) = parse_client_seed(&value)
+                    .filter(|(c, _, _)| seeds.get(*c).is_none())
+                    .ok_or_else(|| err(n, RecordErrorKind::ClientSeed(value.clone())))?;
+                seeds.set(c, s, from);
+                has_seeds = true;
+            }
             _ => {}
         }
     }
@@ -335,9 +443,34 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
         format!("{rules_name}[{options}]")
     };
     let rules = Rules::parse_compact(&compact).map_err(|e| err(0, RecordErrorKind::Rules(e)))?;
-    let mut game = match seed {
-        Some(s) => {
-            let g = Game::new(rules, players, s).map_err(|e| err(0, RecordErrorKind::Game(e)))?;
+    if seed.is_some() && commit.is_some() {
+        return Err(err(0, RecordErrorKind::SeedAndCommit));
+    }
+    if commit.is_none() && (secret_tag.is_some() || dice_from.is_some() || has_seeds) {
+        return Err(err(0, RecordErrorKind::NoCommit));
+    }
+    let (secret_line, secret) = match from_secret {
+        SecretFrom::Record => (secret_tag.map_or(0, |(n, _)| n), secret_tag.map(|(_, s)| s)),
+        SecretFrom::Given(s) => (0, Some(*s)),
+    };
+    if let (Some(c), Some(s)) = (commit, secret) {
+        if !c.opens_to(&s) {
+            return Err(err(
+                secret_line,
+                RecordErrorKind::Dice(FairError::Commitment),
+            ));
+        }
+    }
+    let game_err = |e| err(0, RecordErrorKind::Game(e));
+    let generated = match (seed, commit, secret) {
+        (Some(s), _, _) => Some(Game::new(rules, players, s).map_err(game_err)?),
+        (None, Some(_), Some(secret)) if dice_from.unwrap_or(0) == 0 => {
+            Some(Game::committed(rules, players, secret, seeds.clone()).map_err(game_err)?)
+        }
+        _ => None,
+    };
+    let mut game = match generated {
+        Some(g) => {
             if let Some((n, text)) = &throw_off {
                 if *text != throw_off_text(&g) {
                     return Err(err(
@@ -362,8 +495,43 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
             }
             g
         }
-        None => Game::unseeded(rules, players, first.unwrap_or(Colour::Yellow))
-            .map_err(|e| err(0, RecordErrorKind::Game(e)))?,
+        None => {
+            let mut written = Vec::new();
+            if let (Some(_), Some((n, text))) = (commit, &throw_off) {
+                let colours: Vec<Colour> = crate::Position::new(rules, players)
+                    .map_err(|e| err(0, RecordErrorKind::Game(GameError::Setup(e))))?
+                    .colours()
+                    .iter()
+                    .collect();
+                let form = || err(*n, RecordErrorKind::ThrowOffForm(text.clone()));
+                written = parse_throw_off(text).ok_or_else(form)?;
+                let winner = throw_off_winner(&colours, &written).ok_or_else(form)?;
+                match first {
+                    Some(f) if f != winner => {
+                        return Err(err(
+                            0,
+                            RecordErrorKind::FirstDiffers {
+                                written: f,
+                                thrown: winner,
+                            },
+                        ))
+                    }
+                    _ => first = Some(winner),
+                }
+            }
+            let mut g = Game::unseeded(rules, players, first.unwrap_or(Colour::Yellow))
+                .map_err(game_err)?;
+            if let Some(commit) = commit {
+                let fair = Committed {
+                    commit,
+                    secret,
+                    seeds,
+                    from: dice_from.unwrap_or(0),
+                };
+                g.set_committed(fair, written);
+            }
+            g
+        }
     };
     if let Some(start) = body_start {
         for (i, raw) in text.lines().enumerate().skip(start) {
@@ -388,6 +556,107 @@ pub fn replay(text: &str) -> Result<Game, RecordError> {
         }
     }
     Ok(game)
+}
+
+/// Why the dice of a record cannot be verified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyError {
+    /// The record itself is wrong (a tag, a throw that cannot be read, a play).
+    Record(RecordError),
+    /// A practice game: its dice come from a `[Seed]` a client chose.
+    Practice,
+    /// No `[DiceCommit]`: the dice were not committed.
+    NoCommit,
+    /// No `[DiceSecret]`: the game is not over (or the secret was left out).
+    NoSecret,
+    /// The secret does not open the commitment, or a throw does not match.
+    Fair(FairError),
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Record(e) => write!(f, "{e}"),
+            VerifyError::Practice => f.write_str(
+                "a practice game: its dice come from a [Seed] a client chose, there is nothing to verify",
+            ),
+            VerifyError::NoCommit => f.write_str("the record has no [DiceCommit]: its dice were not committed"),
+            VerifyError::NoSecret => f.write_str(
+                "the record has no [DiceSecret]: the secret is revealed only when the game is over",
+            ),
+            VerifyError::Fair(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Verifies a finished game's committed dice (`chaupar verify`): that its
+/// `[DiceSecret]` opens its `[DiceCommit]` and that every throw written (the
+/// throw-off first, then each turn's) is the one the secret and the client seeds
+/// give; then replays the record to check the plays. Answers how many throws
+/// were verified.
+pub fn verify(text: &str) -> Result<usize, VerifyError> {
+    let rec = |e| VerifyError::Record(e);
+    let all_tags = tags(text).map_err(rec)?;
+    let get = |name: &str| all_tags.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    if get("Seed").is_some() {
+        return Err(VerifyError::Practice);
+    }
+    let commit: DiceCommit = get("DiceCommit")
+        .ok_or(VerifyError::NoCommit)?
+        .parse()
+        .map_err(VerifyError::Fair)?;
+    let secret: DiceSecret = get("DiceSecret")
+        .ok_or(VerifyError::NoSecret)?
+        .parse()
+        .map_err(VerifyError::Fair)?;
+    if !commit.opens_to(&secret) {
+        return Err(VerifyError::Fair(FairError::Commitment));
+    }
+    // The header alone (less the secret and the result) gives the seeds, the
+    // faces and the throw-off as written, and checks their form.
+    let header: String = text
+        .lines()
+        .take_while(|l| {
+            let l = l.trim();
+            l.is_empty() || l.starts_with('#') || l.starts_with('[')
+        })
+        .filter(|l| {
+            let l = l.trim_start();
+            !l.starts_with("[DiceSecret ") && !l.starts_with("[Result ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let head = replay_with(&header, SecretFrom::Record).map_err(rec)?;
+    let mut throws: Vec<Throw> = head.throw_off().iter().map(|(_, t)| *t).collect();
+    // Each turn line's throw as written, so that a wrong throw is named as such
+    // even where it makes the play illegal.
+    let body = text.lines().enumerate().skip_while(|(_, l)| {
+        let l = l.trim();
+        l.is_empty() || l.starts_with('#') || l.starts_with('[')
+    });
+    for (i, line) in body {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let t = line
+            .split_whitespace()
+            .nth(2)
+            .ok_or_else(|| rec(err(i + 1, RecordErrorKind::NoThrow)))?
+            .parse::<Throw>()
+            .map_err(|e| rec(err(i + 1, RecordErrorKind::Throw(e))))?;
+        throws.push(t);
+    }
+    let seeds = head.client_seeds().cloned().unwrap_or_default();
+    let from = head.dice_from();
+    let skip = (from as usize).min(throws.len());
+    let faces = head.rules().faces;
+    let n = crate::fair::verify_from(&commit, &secret, &seeds, faces, from, &throws[skip..])
+        .map_err(VerifyError::Fair)?;
+    replay(text).map_err(rec)?;
+    Ok(n)
 }
 
 fn turn_line(game: &mut Game, n: usize, line: &str) -> Result<(), RecordError> {
@@ -430,7 +699,7 @@ fn turn_line(game: &mut Game, n: usize, line: &str) -> Result<(), RecordError> {
         .parse()
         .map_err(|e: ThrowError| err(n, RecordErrorKind::Throw(e)))?;
     let game_err = |e: GameError| err(n, RecordErrorKind::Game(e));
-    let actual = if game.seed().is_some() {
+    let actual = if game.throws_itself() {
         game.throw().map_err(game_err)?
     } else {
         game.set_throw(throw).map_err(game_err)?;
@@ -453,4 +722,222 @@ fn turn_line(game: &mut Game, n: usize, line: &str) -> Result<(), RecordError> {
         .map_err(|e| err(n, RecordErrorKind::Play(e)))?;
     game.play(&play.steps).map_err(game_err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fair::{ClientSeeds, DiceSecret};
+    use crate::{legal_plays, Preset};
+
+    fn play_out(game: &mut Game, turns: usize) {
+        for k in 0..turns {
+            let Ok(t) = game.throw() else { return };
+            let plays = legal_plays(game.position(), t).unwrap();
+            let steps = plays.get(k % plays.len().max(1)).map(|p| p.steps.clone());
+            game.play(&steps.unwrap_or_default()).unwrap();
+        }
+    }
+
+    fn committed(seeds: ClientSeeds) -> Game {
+        let rules = Rules::preset(Preset::Chausar);
+        Game::committed(rules, 2, DiceSecret::from_bytes([3; 32]), seeds).unwrap()
+    }
+
+    #[test]
+    fn a_running_committed_game_shows_its_commitment_and_not_its_secret() {
+        let mut seeds = ClientSeeds::default();
+        seeds.set(Colour::Yellow, "abc".parse().unwrap(), 0);
+        let mut game = committed(seeds);
+        play_out(&mut game, 10);
+        assert!(game.add_client_seed(Colour::Red, "late".parse().unwrap()));
+        assert!(!game.add_client_seed(Colour::Red, "again".parse().unwrap()));
+        play_out(&mut game, 10);
+        let text = write(&game, &[]);
+        let secret = DiceSecret::from_bytes([3; 32]).to_string();
+        assert!(text.contains(&format!("[DiceCommit \"{}\"]", game.commitment().unwrap())));
+        let from = game.throw_off().len() + 10;
+        assert!(text.contains(&format!("[ClientSeed \"red {from} late\"]")));
+        assert!(text.contains("[ClientSeed \"yellow 0 abc\"]"));
+        assert!(!text.contains("[Seed") && !text.contains(&secret) && !text.contains("DiceSecret"));
+        // Replayed from the record alone: the throws as written, no dice.
+        let again = replay(&text).unwrap();
+        assert_eq!(again.position(), game.position());
+        assert!(!again.throws_itself());
+        assert_eq!(write(&again, &[]), text);
+        // With the secret kept apart: every throw checked, and it throws on.
+        let secret = DiceSecret::from_bytes([3; 32]);
+        let mut resumed = replay_with_secret(&text, &secret).unwrap();
+        assert_eq!(resumed.all_throws(), game.all_throws());
+        assert_eq!(resumed.throw().unwrap(), game.throw().unwrap());
+        let wrong = DiceSecret::from_bytes([4; 32]);
+        assert_eq!(
+            replay_with_secret(&text, &wrong).unwrap_err().kind,
+            RecordErrorKind::Dice(FairError::Commitment)
+        );
+        assert_eq!(verify(&text), Err(VerifyError::NoSecret));
+    }
+
+    #[test]
+    fn a_finished_committed_game_reveals_its_secret_and_verifies() {
+        let mut seeds = ClientSeeds::default();
+        seeds.set(Colour::Black, "b-1".parse().unwrap(), 0);
+        let mut game = committed(seeds);
+        play_out(&mut game, 5);
+        game.add_client_seed(Colour::Yellow, "y".parse().unwrap());
+        play_out(&mut game, 5000);
+        assert!(game.position().to_move().is_none(), "the game ends");
+        let text = write(&game, &[]);
+        assert!(text.contains(&format!(
+            "[DiceSecret \"{}\"]",
+            DiceSecret::from_bytes([3; 32])
+        )));
+        let again = replay(&text).unwrap();
+        assert!(again.throws_itself());
+        assert_eq!(again.position(), game.position());
+        let total = game.all_throws().len();
+        assert_eq!(verify(&text), Ok(total));
+
+        // A tampered turn throw is named by its number (throw-off counted).
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.starts_with("3. ")).unwrap();
+        let mut words: Vec<String> = lines[at].split(' ').map(String::from).collect();
+        let old: Throw = words[2].parse().unwrap();
+        let new = if old.dice() == [1, 1, 1] {
+            "2,2,2"
+        } else {
+            "1,1,1"
+        };
+        words[2] = new.into();
+        let mut tampered: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        tampered[at] = words.join(" ");
+        let tampered = tampered.join("\n");
+        let n = game.throw_off().len() as u64 + 2;
+        match verify(&tampered) {
+            Err(VerifyError::Fair(FairError::Throw { n: got, .. })) => assert_eq!(got, n),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            replay(&tampered).unwrap_err().kind,
+            RecordErrorKind::SeedThrows { .. }
+        ));
+
+        // A tampered throw-off throw is throw 1.
+        let to = throw_off_text(&game);
+        let first = to.split(' ').next().unwrap();
+        let swapped = if first.ends_with("1,1,1") {
+            format!("{}2,2,2", &first[..2])
+        } else {
+            format!("{}1,1,1", &first[..2])
+        };
+        let bad_off = text.replacen(first, &swapped, 1);
+        assert!(matches!(
+            verify(&bad_off),
+            Err(VerifyError::Fair(FairError::Throw { n: 0, .. })) | Err(VerifyError::Record(_))
+        ));
+
+        // A wrong secret.
+        let wrong = text.replace(
+            &DiceSecret::from_bytes([3; 32]).to_string(),
+            &DiceSecret::from_bytes([4; 32]).to_string(),
+        );
+        assert_eq!(
+            verify(&wrong),
+            Err(VerifyError::Fair(FairError::Commitment))
+        );
+        assert_eq!(
+            replay(&wrong).unwrap_err().kind,
+            RecordErrorKind::Dice(FairError::Commitment)
+        );
+    }
+
+    #[test]
+    fn seeded_records_are_practice_and_unchanged() {
+        let mut game = Game::new(Rules::preset(Preset::Chaupar), 4, 42).unwrap();
+        play_out(&mut game, 30);
+        let text = write(&game, &[]);
+        assert!(text.contains("[Seed \"42\"]") && !text.contains("Dice"));
+        assert_eq!(verify(&text), Err(VerifyError::Practice));
+        assert_eq!(replay(&text).unwrap().position(), game.position());
+    }
+
+    #[test]
+    fn a_game_without_dice_takes_fresh_committed_dice_from_the_next_throw() {
+        let mut game = Game::new(Rules::preset(Preset::Chausar), 2, 9).unwrap();
+        play_out(&mut game, 12);
+        let text = write(&game, &[]).replace("[Seed \"9\"]\n", "");
+        let mut imported = replay(&text).unwrap();
+        assert!(!imported.throws_itself());
+        let secret = DiceSecret::from_bytes([8; 32]);
+        imported.recommit(secret).unwrap();
+        assert_eq!(imported.recommit(secret), Err(GameError::HasDice));
+        let k = imported.throws_made();
+        assert_eq!(imported.dice_from(), k);
+        imported.add_client_seed(Colour::Red, "r".parse().unwrap());
+        play_out(&mut imported, 5000);
+        let text = write(&imported, &[]);
+        assert!(text.contains(&format!("[DiceFrom \"{k}\"]")));
+        let made = imported.all_throws().len() as u64;
+        if imported.position().to_move().is_none() {
+            assert_eq!(verify(&text), Ok((made - k) as usize));
+        }
+        let running = replay_with_secret(&write(&imported, &[]), &secret).unwrap();
+        assert_eq!(running.position(), imported.position());
+    }
+
+    #[test]
+    fn bad_dice_tags_are_refused() {
+        let base = "[Rules \"chausar\"]\n[Players \"2\"]\n";
+        let commit = DiceSecret::from_bytes([1; 32]).commitment();
+        let bad = |tags: &str| replay(&format!("{base}{tags}")).unwrap_err().kind;
+        assert!(matches!(
+            bad("[DiceCommit \"xyz\"]\n"),
+            RecordErrorKind::Dice(FairError::Hex { .. })
+        ));
+        assert_eq!(
+            bad("[DiceSecret \"00\"]\n").to_string(),
+            "the dice secret must be 64 hexadecimal digits"
+        );
+        assert_eq!(
+            bad(&format!("[DiceSecret \"{}\"]\n", "0".repeat(64))),
+            RecordErrorKind::NoCommit
+        );
+        assert_eq!(
+            bad(&format!("[Seed \"1\"]\n[DiceCommit \"{commit}\"]\n")),
+            RecordErrorKind::SeedAndCommit
+        );
+        for seed in [
+            "yellow x abc",
+            "purple 0 abc",
+            "yellow 0 a b",
+            "yellow 0",
+            "yellow 0 é",
+        ] {
+            assert!(
+                matches!(
+                    bad(&format!(
+                        "[DiceCommit \"{commit}\"]\n[ClientSeed \"{seed}\"]\n"
+                    )),
+                    RecordErrorKind::ClientSeed(_)
+                ),
+                "{seed}"
+            );
+        }
+        assert!(matches!(
+            bad(&format!("[DiceCommit \"{commit}\"]\n[DiceFrom \"-1\"]\n")),
+            RecordErrorKind::DiceFrom(_)
+        ));
+        assert!(matches!(
+            bad(&format!(
+                "[DiceCommit \"{commit}\"]\n[ThrowOff \"Y:1,1,1\"]\n"
+            )),
+            RecordErrorKind::ThrowOffForm(_)
+        ));
+        assert!(matches!(
+            bad(&format!(
+                "[DiceCommit \"{commit}\"]\n[ThrowOff \"Y:1,1,1 B:6,6,6\"]\n[First \"yellow\"]\n"
+            )),
+            RecordErrorKind::FirstDiffers { .. }
+        ));
+    }
 }

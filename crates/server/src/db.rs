@@ -15,6 +15,9 @@ pub struct Stored {
     pub delay_ms: i64,
     pub status: String,
     pub summary: String,
+    /// The secret of the game's committed dice (64 hexadecimal digits), or
+    /// empty. Never shown while the game runs: kept apart from the record.
+    pub dice: String,
 }
 
 /// Makes a database URL from what the user gave: a URL, or a plain file path.
@@ -54,7 +57,20 @@ pub async fn open(db: &str) -> Result<AnyPool, sqlx::Error> {
     )
     .execute(&pool)
     .await?;
+    add_column(&pool, "dice", "TEXT NOT NULL DEFAULT ''").await?;
     Ok(pool)
+}
+
+/// Adds a column to the games table of an older database (the same SQL on
+/// SQLite and PostgreSQL: tried only when selecting it fails).
+async fn add_column(pool: &AnyPool, name: &str, decl: &str) -> Result<(), sqlx::Error> {
+    let probe = format!("SELECT {name} FROM games LIMIT 1");
+    if sqlx::query(&probe).fetch_optional(pool).await.is_err() {
+        sqlx::query(&format!("ALTER TABLE games ADD COLUMN {name} {decl}"))
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
 }
 
 fn row(r: &AnyRow) -> Result<Stored, sqlx::Error> {
@@ -68,17 +84,18 @@ fn row(r: &AnyRow) -> Result<Stored, sqlx::Error> {
         delay_ms: r.try_get("delay_ms")?,
         status: r.try_get("status")?,
         summary: r.try_get("summary")?,
+        dice: r.try_get("dice")?,
     })
 }
 
-const COLS: &str = "id, created, updated, record, partial, seats, delay_ms, status, summary";
+const COLS: &str = "id, created, updated, record, partial, seats, delay_ms, status, summary, dice";
 
 /// Writes a game (insert or replace).
 pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
-        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (id) DO UPDATE SET updated = $3, record = $4, partial = $5,
-         seats = $6, delay_ms = $7, status = $8, summary = $9"
+         seats = $6, delay_ms = $7, status = $8, summary = $9, dice = $10"
     ))
     .bind(g.id.clone())
     .bind(g.created)
@@ -89,6 +106,7 @@ pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     .bind(g.delay_ms)
     .bind(g.status.clone())
     .bind(g.summary.clone())
+    .bind(g.dice.clone())
     .execute(pool)
     .await?;
     Ok(())

@@ -32,6 +32,9 @@ pub(crate) fn kick(state: Shared, id: String) {
 
 /// The computer seat to move and its level, if a computer is to move.
 fn computer_to_move(core: &Core) -> Option<(chaupar_core::Colour, u8)> {
+    if core.archive() {
+        return None;
+    }
     match core.seat_to_move()? {
         (colour, Seat::Computer { level }) => Some((colour, level)),
         (_, Seat::Person) => None,
@@ -66,11 +69,12 @@ async fn drive(state: &Shared, s: &Slot) -> Result<(), ApiError> {
             continue;
         };
         let version = e.core.version;
-        let seed = e.core.game.seed().unwrap_or(0) ^ (colour.index() as u64 + 1);
+        // The bots' randomness comes from the server's own generator, never
+        // from the game's seed or dice (which clients see or choose).
         let mut bot = e
             .bots
             .remove(&colour)
-            .unwrap_or_else(|| bots::level(level, seed));
+            .unwrap_or_else(|| bots::level(level, crate::live::server_u64()));
         drop(e);
         let (pos, throw) = (*t.start(), t.throw());
         let (bot, steps) = blocking(move || {

@@ -54,8 +54,48 @@ impl Core {
     /// Adds the client seed a person gave when taking `colour`'s seat, mixed into
     /// the dice from the next throw on (docs/fairness.md). (Filled in by the fair
     /// dice work; until then the seed is only checked.)
+    ///
+    /// A seat's first seed stays for the game; practice games and archives take
+    /// none (their dice are not committed).
     pub fn add_client_seed(&mut self, colour: Colour, seed: chaupar_core::fair::ClientSeed) {
-        let _ = (colour, seed);
+        self.game.add_client_seed(colour, seed);
+    }
+
+    /// Whether the game is an archive: imported without a seed or secret, not
+    /// over, and not continued; watch and replay only.
+    pub fn archive(&self) -> bool {
+        !self.over() && self.turn.is_none() && !self.game.throws_itself()
+    }
+
+    /// Whether the game is a practice game: its dice come from a seed a client
+    /// chose (or saw), so they are not fair dice.
+    pub fn practice(&self) -> bool {
+        self.game.seed().is_some()
+    }
+}
+
+/// 32 bytes from the operating system's random source (a new game's dice
+/// secret).
+pub fn os_random() -> Result<[u8; 32], String> {
+    use rand_core::RngCore;
+    let mut b = [0u8; 32];
+    rand_core::OsRng
+        .try_fill_bytes(&mut b)
+        .map_err(|e| format!("no random numbers from the system: {e}"))?;
+    Ok(b)
+}
+
+/// A fresh dice secret from the operating system.
+pub fn new_secret() -> Result<chaupar_core::fair::DiceSecret, String> {
+    os_random().map(chaupar_core::fair::DiceSecret::from_bytes)
+}
+
+/// A random number from the server's own generator (the computer seats'
+/// randomness): nothing a client sees or chooses.
+pub fn server_u64() -> u64 {
+    match os_random() {
+        Ok(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        Err(_) => random_u64(),
     }
 }
 
@@ -160,12 +200,26 @@ impl Core {
             delay_ms: self.delay_ms as i64,
             status: if self.over() { "over" } else { "playing" }.into(),
             summary: serde_json::to_string(&Summary::of(self)).unwrap_or_default(),
+            dice: self
+                .game
+                .dice_secret()
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
         }
     }
 
     /// Rebuilds a game from its stored form.
     pub fn from_stored(s: &Stored) -> Result<Core, String> {
-        let mut game = record::replay(&s.record).map_err(|e| e.to_string())?;
+        let mut game = if s.dice.is_empty() {
+            record::replay(&s.record)
+        } else {
+            let secret: chaupar_core::fair::DiceSecret = s
+                .dice
+                .parse()
+                .map_err(|e: chaupar_core::fair::FairError| e.to_string())?;
+            record::replay_with_secret(&s.record, &secret)
+        }
+        .map_err(|e| e.to_string())?;
         let partial: Partial = serde_json::from_str(&s.partial).map_err(|e| e.to_string())?;
         let seats_v: Value = serde_json::from_str(&s.seats).map_err(|e| e.to_string())?;
         let seats = parse_seats(&seats_v, game.position())?;

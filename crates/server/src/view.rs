@@ -65,6 +65,88 @@ pub struct GameView {
     pub outcome: &'static str,
     /// The winning colour or team.
     pub winner: Option<&'static str>,
+    /// The dice: commitment, client seeds, throw-off, and the secret once over.
+    pub dice: DiceView,
+}
+
+/// A client seed and the throw it counts from.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeedView {
+    /// The seed.
+    pub seed: String,
+    /// The first throw it counts for (throws counted from 0, throw-off first).
+    pub from: u64,
+}
+
+/// One throw of the throw-off.
+#[derive(Clone, Debug, Serialize)]
+pub struct ThrowOffView {
+    /// Who threw.
+    pub colour: Colour,
+    /// The dice.
+    pub throw: [u8; 3],
+}
+
+/// What anyone may know of a game's dice (docs/fairness.md): enough, with the
+/// moves' throws, to verify them once the game is over.
+#[derive(Clone, Debug, Serialize)]
+pub struct DiceView {
+    /// SHA-256 of the dice secret (64 hexadecimal digits); none for practice
+    /// games and games without dice.
+    pub commit: Option<String>,
+    /// The client seeds by colour.
+    pub seeds: BTreeMap<Colour, SeedView>,
+    /// The throw number the committed dice took over at (0 but for an imported
+    /// game continued with fresh dice).
+    pub from: u64,
+    /// A practice game: its dice come from a seed a client chose.
+    pub practice: bool,
+    /// An archive: imported without a seed or secret; watch and replay only.
+    pub archive: bool,
+    /// The throw-off that decided who throws first, in order.
+    pub throw_off: Vec<ThrowOffView>,
+    /// The dice secret, only once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+impl DiceView {
+    /// The dice of a game.
+    pub fn of(core: &Core) -> DiceView {
+        let game = &core.game;
+        DiceView {
+            commit: game.commitment().map(|c| c.to_string()),
+            seeds: game
+                .client_seeds()
+                .into_iter()
+                .flat_map(|s| s.iter())
+                .map(|(c, seed, from)| {
+                    (
+                        c,
+                        SeedView {
+                            seed: seed.to_string(),
+                            from,
+                        },
+                    )
+                })
+                .collect(),
+            from: game.dice_from(),
+            practice: core.practice(),
+            archive: core.archive(),
+            throw_off: game
+                .throw_off()
+                .iter()
+                .map(|(colour, t)| ThrowOffView {
+                    colour: *colour,
+                    throw: t.dice(),
+                })
+                .collect(),
+            secret: match core.over() {
+                true => game.dice_secret().map(|s| s.to_string()),
+                false => None,
+            },
+        }
+    }
 }
 
 /// The turn under way.
@@ -135,6 +217,8 @@ pub struct Summary {
     pub winner: Option<&'static str>,
     /// Who plays each colour.
     pub seats: BTreeMap<Colour, Seat>,
+    /// A practice game (dice from a seed a client chose): never listed as open.
+    pub practice: bool,
 }
 
 impl Summary {
@@ -149,6 +233,7 @@ impl Summary {
             to_move: pos.to_move(),
             winner: pos.winner().map(|w| w.name()),
             seats: core.seats.clone(),
+            practice: core.practice(),
         }
     }
 }
@@ -242,6 +327,7 @@ impl GameView {
                 Outcome::Dead => "dead",
             },
             winner: pos.winner().map(|w| w.name()),
+            dice: DiceView::of(core),
         }
     }
 }

@@ -5,6 +5,7 @@ import { recordUrl } from '../api.js';
 import { diceRow } from '../dice.js';
 import { el } from '../dom.js';
 import { teamsOf } from '../facts.js';
+import { verifyDice } from '../fairness.js';
 import { cname, sideName, t } from '../i18n.js';
 import { stepLabel } from './game-steps.js';
 
@@ -23,6 +24,7 @@ export function sidePanel(g, ctx) {
     buttons(g.turn, legal, ctx),
     ctx.personTurn && g.turn && legal.length ? stepList(legal, ctx.act) : null,
     ctx.hintBox,
+    diceInfo(g),
     el('h3', {}, t('moves')),
     el('ol', { class: 'movelist' }, g.moves.map((m) => el('li', {}, el('span', { class: `dot ${m.colour}` }), ` ${m.throw.join(',')} `, el('code', {}, m.notation)))),
     el('p', { class: 'links' }, el('a', { href: `#/replay/${ctx.id}` }, t('replay')), ' · ',
@@ -95,4 +97,56 @@ export function gameOverBox(g, id) {
         el('a', { class: 'button primary', href: '#/' }, t('new_game')),
         el('a', { class: 'button', href: `#/replay/${id}` }, t('replay')),
         el('button', { type: 'button', onclick: (ev) => ev.target.closest('.overlay').remove() }, '×'))));
+}
+
+// The check of a finished game's dice, run once per game (the panel is redrawn
+// on every change): the revealed secret against the commitment and every throw.
+const checks = new Map();
+
+function checkDice(g) {
+  const d = g.dice;
+  const key = `${g.id}:${d.secret}`;
+  if (!checks.has(key)) {
+    const faces = String((g.options || {}).faces || '1256') === '1346' ? [1, 3, 4, 6] : [1, 2, 5, 6];
+    const throws = d.throw_off.map((x) => x.throw).concat(g.moves.map((m) => m.throw)).slice(d.from || 0);
+    checks.set(key, verifyDice({ commit: d.commit, secret: d.secret, seeds: d.seeds, faces, throws, from: d.from || 0 })
+      .catch(() => ({ ok: false, reason: 'format' })));
+  }
+  return checks.get(key);
+}
+
+function verdict(r) {
+  if (r.ok) return `${t('dice_verified')} (${r.count} ${t('dice_throws')})`;
+  if (r.reason === 'commitment') return t('dice_bad_secret');
+  if (r.reason === 'throw') return `${t('dice_bad_throw')} ${r.n + 1}: ${(r.recorded || []).join(',')} ≠ ${r.expected.join(',')}`;
+  return t('dice_bad_format');
+}
+
+/** The game's dice: the commitment (short, the whole in its title), the
+ * players' seeds, and once the game is over the check of every throw. */
+function diceInfo(g) {
+  const d = g.dice;
+  if (!d) return null;
+  const box = el('div', { class: 'dice-info small', id: 'dice-info' }, el('h3', {}, t('dice_title')));
+  if (d.practice) box.append(el('p', { class: 'muted', id: 'dice-practice' }, t('dice_practice')));
+  if (d.archive) box.append(el('p', { class: 'muted', id: 'dice-archive' }, t('dice_archive')));
+  if (d.commit) {
+    box.append(el('p', {}, `${t('dice_commit')}: `,
+      el('code', { id: 'dice-commit', title: `${d.commit}\n${t('dice_commit_about')}` }, `${d.commit.slice(0, 12)}…`)));
+  }
+  const seeds = Object.entries(d.seeds || {});
+  if (seeds.length) {
+    box.append(el('p', {}, `${t('dice_seeds')}: `, seeds.flatMap(([c, s], i) => [i ? ', ' : '', chip(c), ' ',
+      el('code', { title: s.seed }, s.seed.length > 12 ? `${s.seed.slice(0, 12)}…` : s.seed),
+      s.from ? ` (${t('dice_from_throw')} ${s.from + 1})` : ''])));
+  }
+  if (g.outcome !== 'playing' && d.commit && d.secret) {
+    const out = el('p', { id: 'dice-verify', class: 'note' }, t('dice_checking'));
+    checkDice(g).then((r) => {
+      out.textContent = verdict(r);
+      out.dataset.ok = r.ok ? 'yes' : 'no';
+    });
+    box.append(out);
+  }
+  return box;
 }

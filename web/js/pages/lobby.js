@@ -94,6 +94,17 @@ function newGameForm() {
   playersSel.addEventListener('change', fillSeats);
   fillPlayers(); fillOptions(); fillSeats();
 
+  // A random client seed (docs/fairness.md) for each seat held at this screen.
+  function clientSeeds(seats) {
+    const out = {};
+    for (const [c, s] of Object.entries(seats)) {
+      if (s.kind !== 'person') continue;
+      const b = crypto.getRandomValues(new Uint8Array(16));
+      out[c] = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+    }
+    return out;
+  }
+
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const p = chosen();
@@ -103,6 +114,7 @@ function newGameForm() {
     for (const [c, s] of Object.entries(seatSel)) seats[c] = s.value === 'person' ? { kind: 'person' } : { kind: 'computer', level: Number(s.value) };
     const body = { preset: p.name, players: Number(playersSel.value), options, seats, delay_ms: Number(delay.value) || 0 };
     if (seed.value !== '') body.seed = Number(seed.value);
+    else body.client_seeds = clientSeeds(seats);
     localStorage.setItem('chaupar.delay', delay.value);
     try {
       const g = await api.createGame(body);

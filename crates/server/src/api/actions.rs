@@ -170,6 +170,11 @@ pub(crate) async fn perform(
     let s = state.slot(id).await?;
     let mut e = s.lock().await;
     e.live()?;
+    if e.core.archive() {
+        return Err(ApiError::conflict(
+            "this game is an archive: watch and replay only",
+        ));
+    }
     check_seat(&e.core, &act.seat)?;
     let what = match action {
         Action::Change(what) => what,

@@ -8,6 +8,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use chaupar_core::fair::{ClientSeed, ClientSeeds};
 use chaupar_core::{record, Colour, Game};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -123,6 +124,8 @@ pub(crate) struct NewGame {
     delay_ms: Option<u64>,
     #[serde(default)]
     seed: Option<u64>,
+    #[serde(default)]
+    client_seeds: Option<Value>,
 }
 
 /// The longest pause a game may choose before each computer action.
@@ -136,16 +139,73 @@ pub(crate) async fn create(
     let rules = chaupar_core::json::rules_from(&req.preset, &req.options)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let players = req.players.unwrap_or(4);
-    let seed = req.seed.unwrap_or_else(live::random_u64);
-    let game =
-        Game::new(rules, players, seed).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let colours = chaupar_core::Position::new(rules, players)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?
+        .colours();
+    let seeds = client_seeds_of(req.client_seeds.as_ref(), colours)?;
+    // A seed the client chose makes a practice game (dice as before); every
+    // other game throws committed dice from a secret drawn from the system.
+    let game = match req.seed {
+        Some(seed) => {
+            if !seeds.is_empty() {
+                return Err(ApiError::bad(
+                    "client_seeds: a game with a chosen seed is a practice game, its dice take no client seeds",
+                ));
+            }
+            Game::new(rules, players, seed)
+        }
+        None => {
+            let secret = live::new_secret().map_err(ApiError::internal)?;
+            Game::committed(rules, players, secret, seeds)
+        }
+    }
+    .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let seats = seats_of(req.seats, &game)?;
-    if req.delay_ms.is_some_and(|d| d > MAX_DELAY_MS) {
+    check_delay(req.delay_ms)?;
+    start(&state, game, seats, req.delay_ms).await
+}
+
+/// Refuses a pause longer than [`MAX_DELAY_MS`].
+fn check_delay(delay_ms: Option<u64>) -> Result<(), ApiError> {
+    if delay_ms.is_some_and(|d| d > MAX_DELAY_MS) {
         return Err(ApiError::unprocessable(format!(
             "delay_ms must be at most {MAX_DELAY_MS}"
         )));
     }
-    start(&state, game, seats, req.delay_ms).await
+    Ok(())
+}
+
+/// The client seeds given at creation (`{"yellow": "..."}`), each counting from
+/// the throw-off on: 400 for a colour not in the game or a bad seed.
+fn client_seeds_of(
+    v: Option<&Value>,
+    colours: chaupar_core::Colours,
+) -> Result<ClientSeeds, ApiError> {
+    let mut seeds = ClientSeeds::default();
+    let Some(v) = v else { return Ok(seeds) };
+    let obj = v
+        .as_object()
+        .ok_or_else(|| ApiError::bad("client_seeds must be an object: {\"yellow\": \"...\"}"))?;
+    for (k, s) in obj {
+        let c: Colour = k
+            .parse()
+            .map_err(|e| ApiError::bad(format!("client_seeds: {e}")))?;
+        if !colours.has(c) {
+            return Err(ApiError::bad(format!(
+                "client_seeds: {} does not play in this game",
+                c.title()
+            )));
+        }
+        let seed: ClientSeed = s
+            .as_str()
+            .ok_or_else(|| ApiError::bad(format!("client_seeds.{k} must be a string")))?
+            .parse()
+            .map_err(|e: chaupar_core::fair::FairError| {
+                ApiError::bad(format!("client_seeds.{k}: {e}"))
+            })?;
+        seeds.set(c, seed, 0);
+    }
+    Ok(seeds)
 }
 
 #[derive(Deserialize)]
@@ -156,6 +216,10 @@ pub(crate) struct Import {
     seats: Option<Value>,
     #[serde(default)]
     delay_ms: Option<u64>,
+    /// Go on with fresh committed dice where the record has no seed or secret
+    /// (otherwise such a record becomes an archive).
+    #[serde(default, rename = "continue")]
+    go_on: bool,
 }
 
 pub(crate) async fn import(
@@ -163,12 +227,36 @@ pub(crate) async fn import(
     body: Bytes,
 ) -> Result<Json<GameView>, ApiError> {
     let req: Import = parse_json(&body)?;
+    check_delay(req.delay_ms)?;
     let text = req.record;
-    let game = blocking(move || record::replay(&text))
-        .await?
-        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let mut game = blocking(move || {
+        let game = record::replay(&text)?;
+        // A revealed secret of a game still under way is known to whoever has the
+        // record: those dice are not used again (the game goes on as one without).
+        if game.commitment().is_some() && game.throws_itself() && !over(&game) {
+            let kept: String = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("[DiceSecret "))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            return record::replay(&kept);
+        }
+        Ok(game)
+    })
+    .await?
+    .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let seats = seats_of(req.seats, &game)?;
+    if req.go_on && !game.throws_itself() && !over(&game) {
+        let secret = live::new_secret().map_err(ApiError::internal)?;
+        game.recommit(secret)
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    }
     start(&state, game, seats, req.delay_ms).await
+}
+
+/// Whether a game is over.
+fn over(game: &Game) -> bool {
+    game.position().to_move().is_none()
 }
 
 /// The seats of a new game as asked (persons where none is given).

@@ -15,6 +15,9 @@ pub struct Stored {
     pub delay_ms: i64,
     pub status: String,
     pub summary: String,
+    /// Who holds the seats: [`crate::seats::Seating`] as JSON (hashes only);
+    /// empty for games stored before seats had tokens.
+    pub seating: String,
 }
 
 /// Makes a database URL from what the user gave: a URL, or a plain file path.
@@ -49,11 +52,22 @@ pub async fn open(db: &str) -> Result<AnyPool, sqlx::Error> {
             seats TEXT NOT NULL,
             delay_ms BIGINT NOT NULL,
             status TEXT NOT NULL,
-            summary TEXT NOT NULL
+            summary TEXT NOT NULL,
+            seating TEXT NOT NULL DEFAULT ''
         )",
     )
     .execute(&pool)
     .await?;
+    // Databases made before seats had tokens lack the column: add it once.
+    if sqlx::query("SELECT seating FROM games LIMIT 1")
+        .fetch_optional(&pool)
+        .await
+        .is_err()
+    {
+        sqlx::query("ALTER TABLE games ADD COLUMN seating TEXT NOT NULL DEFAULT ''")
+            .execute(&pool)
+            .await?;
+    }
     Ok(pool)
 }
 
@@ -68,17 +82,18 @@ fn row(r: &AnyRow) -> Result<Stored, sqlx::Error> {
         delay_ms: r.try_get("delay_ms")?,
         status: r.try_get("status")?,
         summary: r.try_get("summary")?,
+        seating: r.try_get("seating")?,
     })
 }
 
-const COLS: &str = "id, created, updated, record, partial, seats, delay_ms, status, summary";
+const COLS: &str = "id, created, updated, record, partial, seats, delay_ms, status, summary, seating";
 
 /// Writes a game (insert or replace).
 pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
-        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (id) DO UPDATE SET updated = $3, record = $4, partial = $5,
-         seats = $6, delay_ms = $7, status = $8, summary = $9"
+         seats = $6, delay_ms = $7, status = $8, summary = $9, seating = $10"
     ))
     .bind(g.id.clone())
     .bind(g.created)
@@ -89,6 +104,7 @@ pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     .bind(g.delay_ms)
     .bind(g.status.clone())
     .bind(g.summary.clone())
+    .bind(g.seating.clone())
     .execute(pool)
     .await?;
     Ok(())

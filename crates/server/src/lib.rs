@@ -16,6 +16,7 @@ mod driver;
 mod error;
 pub mod i18n;
 pub mod live;
+pub mod seats;
 mod state;
 pub mod view;
 mod ws;

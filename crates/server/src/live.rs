@@ -48,6 +48,8 @@ pub struct Core {
     pub delay_ms: u64,
     /// Counts the stored changes since the game was loaded.
     pub version: u64,
+    /// Who holds the seats (token hashes, invites, names).
+    pub seating: crate::seats::Seating,
 }
 
 impl Core {
@@ -130,6 +132,7 @@ impl Core {
             seats,
             delay_ms,
             version: 1,
+            seating: Default::default(),
         }
     }
 
@@ -160,6 +163,7 @@ impl Core {
             delay_ms: self.delay_ms as i64,
             status: if self.over() { "over" } else { "playing" }.into(),
             summary: serde_json::to_string(&Summary::of(self)).unwrap_or_default(),
+            seating: serde_json::to_string(&self.seating).unwrap_or_default(),
         }
     }
 
@@ -186,6 +190,11 @@ impl Core {
             seats,
             delay_ms: s.delay_ms.max(0) as u64,
             version: 1,
+            // Games stored before seats had tokens have none: nobody acts in them.
+            seating: match s.seating.as_str() {
+                "" => Default::default(),
+                text => serde_json::from_str(text).map_err(|e| e.to_string())?,
+            },
         })
     }
 

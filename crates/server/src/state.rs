@@ -46,6 +46,8 @@ pub(crate) struct Entry {
     pub driving: bool,
     /// Deleted while a request waited for it: nothing may store it again.
     pub deleted: bool,
+    /// How many WebSockets hold each seat (after `auth`): who is connected.
+    pub presence: std::collections::BTreeMap<chaupar_core::Colour, usize>,
     /// Live updates for the game's WebSockets: sent by [`change`] (after the
     /// change is stored, under the entry's lock) and by deletion.
     tx: broadcast::Sender<Push>,
@@ -58,6 +60,8 @@ pub(crate) enum Push {
     State(Arc<String>),
     /// The game was deleted.
     Deleted,
+    /// `{"type": "presence", "connected": [...]}`, already serialised.
+    Presence(Arc<String>),
 }
 
 /// `{"type": "state", "game": ...}`: the message with a game's state.
@@ -79,6 +83,7 @@ impl Entry {
             bots: HashMap::new(),
             driving: false,
             deleted: false,
+            presence: Default::default(),
             tx: broadcast::channel(PUSH_BACKLOG).0,
         }
     }
@@ -87,6 +92,26 @@ impl Entry {
     /// change will be received.
     pub fn subscribe(&self) -> (broadcast::Receiver<Push>, Core) {
         (self.tx.subscribe(), self.core.clone())
+    }
+
+    /// `{"type": "presence", "connected": [...]}`: the seats some WebSocket holds.
+    pub fn presence_message(&self) -> String {
+        let connected: Vec<_> = (self.presence.iter())
+            .filter(|(_, n)| **n > 0)
+            .map(|(c, _)| *c)
+            .collect();
+        serde_json::json!({"type": "presence", "connected": connected}).to_string()
+    }
+
+    /// Counts a WebSocket more (`up`) or less holding `colour`, and tells every
+    /// WebSocket of the game who is connected now.
+    pub fn connect(&mut self, colour: chaupar_core::Colour, up: bool) {
+        let n = self.presence.entry(colour).or_insert(0);
+        *n = if up { *n + 1 } else { n.saturating_sub(1) };
+        if *n == 0 {
+            self.presence.remove(&colour);
+        }
+        let _ = self.tx.send(Push::Presence(Arc::new(self.presence_message())));
     }
 
     /// An error unless the game is still there: a request that waited for the
@@ -162,10 +187,17 @@ impl AppState {
         Ok(view)
     }
 
-    /// Deletes a game from storage and from play, and tells its WebSockets.
-    pub async fn delete(&self, id: &str) -> Result<(), ApiError> {
+    /// Deletes a game from storage and from play, and tells its WebSockets, if
+    /// `allow` lets it (checked under the game's lock).
+    pub async fn delete(
+        &self,
+        id: &str,
+        allow: impl FnOnce(&Core) -> Result<(), ApiError>,
+    ) -> Result<(), ApiError> {
         let s = self.slot(id).await?;
         let mut e = s.lock().await;
+        e.live()?;
+        allow(&e.core)?;
         db::delete(&self.db, id).await?;
         e.deleted = true;
         // No receiver is not an error: nobody is watching.

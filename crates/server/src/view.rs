@@ -43,6 +43,12 @@ pub struct GameView {
     pub throw_mode: String,
     /// Who plays each colour.
     pub seats: BTreeMap<Colour, Seat>,
+    /// The display name of each seat that has one (as given: escape it).
+    pub names: BTreeMap<Colour, String>,
+    /// Whether the free seats may be taken from the list, without an invite.
+    pub open: bool,
+    /// The person seats nobody holds yet (taken with `POST .../join`).
+    pub free: Vec<Colour>,
     /// Pause before each computer throw and play, in milliseconds.
     pub delay_ms: u64,
     /// The position, with the steps of the turn under way taken.
@@ -135,6 +141,12 @@ pub struct Summary {
     pub winner: Option<&'static str>,
     /// Who plays each colour.
     pub seats: BTreeMap<Colour, Seat>,
+    /// The display name of each seat that has one (as given: escape it).
+    pub names: BTreeMap<Colour, String>,
+    /// Whether the free seats may be taken from the list, without an invite.
+    pub open: bool,
+    /// The person seats nobody holds yet (taken with `POST .../join`).
+    pub free: Vec<Colour>,
 }
 
 impl Summary {
@@ -149,6 +161,9 @@ impl Summary {
             to_move: pos.to_move(),
             winner: pos.winner().map(|w| w.name()),
             seats: core.seats.clone(),
+            names: core.seating.names.clone(),
+            open: core.seating.open,
+            free: core.seating.free(&core.seats),
         }
     }
 }
@@ -220,6 +235,9 @@ impl GameView {
             partners,
             throw_mode: rules.get("throw").unwrap_or_default(),
             seats: core.seats.clone(),
+            names: core.seating.names.clone(),
+            open: core.seating.open,
+            free: core.seating.free(&core.seats),
             delay_ms: core.delay_ms,
             position: position_value(&core.turn.as_ref().map_or(*pos, |t| t.current())),
             to_move: pos.to_move(),

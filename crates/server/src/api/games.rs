@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::header;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chaupar_core::{record, Colour, Game};
@@ -16,7 +16,8 @@ use crate::db;
 use crate::driver::kick;
 use crate::error::ApiError;
 use crate::live::{self, Core, Seat};
-use crate::state::{blocking, Shared};
+use crate::seats::{self, Seating, Secrets};
+use crate::state::{blocking, change, Answer, Shared};
 use crate::view::GameView;
 
 /// One game in the list.
@@ -36,12 +37,41 @@ pub(crate) struct List {
     games: Vec<Listed>,
 }
 
-pub(crate) async fn list(State(state): State<Shared>) -> Result<Json<List>, ApiError> {
+/// The list's query: `?filter=open` lists only the games with a seat anyone
+/// may take.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    #[serde(default)]
+    filter: Option<String>,
+}
+
+/// Whether a listed game is open: playing, open, with a free seat, and not a
+/// practice game.
+fn is_open(g: &db::Stored, summary: &Value) -> bool {
+    g.status == "playing"
+        && summary["open"] == true
+        && summary["free"].as_array().is_some_and(|f| !f.is_empty())
+        && summary["practice"] != true
+}
+
+pub(crate) async fn list(
+    State(state): State<Shared>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<List>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let open_only = match query.filter.as_deref() {
+        None => false,
+        Some("open") => true,
+        Some(other) => return Err(ApiError::bad(format!("unknown filter {other:?}: use open"))),
+    };
     let games = db::list(&state.db)
         .await?
         .into_iter()
-        .map(|g| Listed {
-            summary: serde_json::from_str(&g.summary).unwrap_or(Value::Null),
+        .map(|g| (serde_json::from_str(&g.summary).unwrap_or(Value::Null), g))
+        .filter(|(summary, g)| !open_only || is_open(g, summary))
+        .map(|(summary, g)| Listed {
+            summary,
             id: g.id,
             created: g.created,
             updated: g.updated,
@@ -65,6 +95,25 @@ pub(crate) struct NewGame {
     delay_ms: Option<u64>,
     #[serde(default)]
     seed: Option<u64>,
+    /// Person seats left free for others to take (by invite, or from the list
+    /// when `open`).
+    #[serde(default)]
+    free: Vec<Colour>,
+    /// Whether the free seats may be taken from the list, without an invite.
+    #[serde(default)]
+    open: bool,
+    /// Display names of the seats the maker holds.
+    #[serde(default)]
+    names: BTreeMap<Colour, String>,
+}
+
+/// A new game's answer: its state, and the secrets only its maker gets.
+#[derive(Serialize)]
+pub(crate) struct Created {
+    #[serde(flatten)]
+    game: GameView,
+    #[serde(flatten)]
+    secrets: Secrets,
 }
 
 /// The longest pause a game may choose before each computer action.
@@ -73,7 +122,7 @@ const MAX_DELAY_MS: u64 = 60_000;
 pub(crate) async fn create(
     State(state): State<Shared>,
     body: Bytes,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Json<Created>, ApiError> {
     let req: NewGame = parse_json(&body)?;
     let rules = chaupar_core::json::rules_from(&req.preset, &req.options)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
@@ -87,7 +136,20 @@ pub(crate) async fn create(
             "delay_ms must be at most {MAX_DELAY_MS}"
         )));
     }
-    start(&state, game, seats, req.delay_ms).await
+    let seating = Seated {
+        free: req.free,
+        open: req.open,
+        names: req.names,
+    };
+    start(&state, game, seats, req.delay_ms, seating).await
+}
+
+/// Who takes the seats of a new game.
+#[derive(Default)]
+struct Seated {
+    free: Vec<Colour>,
+    open: bool,
+    names: BTreeMap<Colour, String>,
 }
 
 #[derive(Deserialize)]
@@ -103,14 +165,14 @@ pub(crate) struct Import {
 pub(crate) async fn import(
     State(state): State<Shared>,
     body: Bytes,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Json<Created>, ApiError> {
     let req: Import = parse_json(&body)?;
     let text = req.record;
     let game = blocking(move || record::replay(&text))
         .await?
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let seats = seats_of(req.seats, &game)?;
-    start(&state, game, seats, req.delay_ms).await
+    start(&state, game, seats, req.delay_ms, Seated::default()).await
 }
 
 /// The seats of a new game as asked (persons where none is given).
@@ -125,13 +187,35 @@ async fn start(
     game: Game,
     seats: BTreeMap<Colour, Seat>,
     delay_ms: Option<u64>,
-) -> Result<Json<GameView>, ApiError> {
-    let core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
+    seated: Seated,
+) -> Result<Json<Created>, ApiError> {
+    for c in seated.free.iter().chain(seated.names.keys()) {
+        if seats.get(c) != Some(&Seat::Person) {
+            return Err(ApiError::unprocessable(format!(
+                "{} is not a person seat of this game",
+                c.title()
+            )));
+        }
+    }
+    let mut names = BTreeMap::new();
+    for (c, name) in &seated.names {
+        if seated.free.contains(c) {
+            return Err(ApiError::unprocessable(format!(
+                "{} is left free: its name is given by whoever takes it",
+                c.title()
+            )));
+        }
+        names.insert(*c, seats::check_name(name)?);
+    }
+    let (mut seating, secrets) = Seating::new(&seats, &seated.free, seated.open);
+    seating.names = names;
+    let mut core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
+    core.seating = seating;
     let id = core.id.clone();
-    let view = state.insert(core).await?;
+    let game = state.insert(core).await?;
     tracing::info!(game = %id, "new game");
     kick(state.clone(), id);
-    Ok(Json(view))
+    Ok(Json(Created { game, secrets }))
 }
 
 pub(crate) async fn game(
@@ -151,8 +235,12 @@ pub(crate) struct Deleted {
 pub(crate) async fn delete(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Deleted>, ApiError> {
-    state.delete(&id).await?;
+    let token = seats::bearer(&headers)?;
+    state
+        .delete(&id, |core| seats::authorize_owner(core, token.as_deref()))
+        .await?;
     Ok(Json(Deleted { deleted: id }))
 }
 
@@ -187,4 +275,132 @@ pub(crate) async fn record(
         ),
     ];
     Ok((headers, text).into_response())
+}
+
+/// `POST /api/games/{id}/seats`: the owner changes who plays a seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SeatChange {
+    seat: Colour,
+    to: Value,
+}
+
+/// The owner gives a seat to the computer (its token stops working) or frees it
+/// for a person (a new invite code, answered in `invites`).
+pub(crate) async fn change_seat(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Created>, ApiError> {
+    let token = seats::bearer(&headers)?;
+    let req: SeatChange = parse_json(&body)?;
+    let s = state.slot(&id).await?;
+    let mut e = s.lock().await;
+    e.live()?;
+    seats::authorize_owner(&e.core, token.as_deref())?;
+    let mut all = serde_json::to_value(&e.core.seats).map_err(|e| ApiError::internal(e.to_string()))?;
+    all[req.seat.title().to_ascii_lowercase()] = req.to;
+    let new_seats = live::parse_seats(&all, e.core.game.position()).map_err(ApiError::unprocessable)?;
+    let to = new_seats[&req.seat];
+    if e.core.over() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let mut secrets = Secrets::default();
+    if to == Seat::Person {
+        let code = seats::secret();
+        secrets.invites.insert(req.seat, code.clone());
+    }
+    let invite = secrets.invites.get(&req.seat).map(|c| seats::digest(c));
+    let colour = req.seat;
+    let game = change(&state.db, &mut e, Answer::View, move |core| {
+        core.seats = new_seats;
+        core.seating.tokens.remove(&colour);
+        core.seating.names.remove(&colour);
+        core.seating.invites.remove(&colour);
+        if let Some(h) = invite {
+            core.seating.invites.insert(colour, h);
+        }
+        // A turn under way is played by the computer from its start.
+        Ok(())
+    })
+    .await?
+    .ok_or_else(|| ApiError::internal("no view"))?;
+    drop(e);
+    kick(state.clone(), id);
+    Ok(Json(Created { game, secrets }))
+}
+
+/// `POST /api/games/{id}/join`: takes a free seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Join {
+    seat: Colour,
+    name: String,
+    #[serde(default)]
+    invite: Option<String>,
+    #[serde(default)]
+    client_seed: Option<String>,
+}
+
+/// Gives a free seat's token to whoever takes it first: with its invite code,
+/// or without one in an open game.
+pub(crate) async fn join(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Created>, ApiError> {
+    let req: Join = parse_json(&body)?;
+    let name = seats::check_name(&req.name)?;
+    let seed = match &req.client_seed {
+        Some(text) => Some(
+            text.parse::<chaupar_core::fair::ClientSeed>()
+                .map_err(|e| ApiError::bad(format!("client_seed: {e}")))?,
+        ),
+        None => None,
+    };
+    let s = state.slot(&id).await?;
+    let mut e = s.lock().await;
+    e.live()?;
+    let core = &e.core;
+    let colour = req.seat;
+    if core.over() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    if !core.seating.free(&core.seats).contains(&colour) {
+        return Err(ApiError::conflict(format!(
+            "{}'s seat is not free",
+            colour.title()
+        )));
+    }
+    let invited = match (&req.invite, core.seating.invites.get(&colour)) {
+        (Some(code), Some(h)) => {
+            subtle::ConstantTimeEq::ct_eq(seats::digest(code).as_bytes(), h.as_bytes()).into()
+        }
+        _ => false,
+    };
+    if !invited && !core.seating.open {
+        return Err(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            format!("{}'s seat is taken by invite only: open the invite link", colour.title()),
+        ));
+    }
+    let token = seats::secret();
+    let hash = seats::digest(&token);
+    let game = change(&state.db, &mut e, Answer::View, move |core| {
+        core.seating.tokens.insert(colour, hash);
+        core.seating.invites.remove(&colour);
+        core.seating.names.insert(colour, name);
+        if let Some(seed) = seed {
+            core.add_client_seed(colour, seed);
+        }
+        Ok(())
+    })
+    .await?
+    .ok_or_else(|| ApiError::internal("no view"))?;
+    drop(e);
+    tracing::info!(game = %id, seat = colour.title(), "seat taken");
+    let mut secrets = Secrets::default();
+    secrets.seat_tokens.insert(colour, token);
+    Ok(Json(Created { game, secrets }))
 }

@@ -86,7 +86,8 @@ fn row(r: &AnyRow) -> Result<Stored, sqlx::Error> {
     })
 }
 
-const COLS: &str = "id, created, updated, record, partial, seats, delay_ms, status, summary, seating";
+const COLS: &str =
+    "id, created, updated, record, partial, seats, delay_ms, status, summary, seating";
 
 /// Writes a game (insert or replace).
 pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {

@@ -83,11 +83,7 @@ fn forbidden(message: impl Into<String>) -> ApiError {
 impl Seating {
     /// The seating of a new game: every person seat held by the maker (tokens
     /// answered) but those in `free`, which get invite codes (answered too).
-    pub fn new(
-        seats: &BTreeMap<Colour, Seat>,
-        free: &[Colour],
-        open: bool,
-    ) -> (Seating, Secrets) {
+    pub fn new(seats: &BTreeMap<Colour, Seat>, free: &[Colour], open: bool) -> (Seating, Secrets) {
         let owner = secret();
         let mut s = Seating {
             owner: Some(digest(&owner)),

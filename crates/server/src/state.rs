@@ -111,7 +111,9 @@ impl Entry {
         if *n == 0 {
             self.presence.remove(&colour);
         }
-        let _ = self.tx.send(Push::Presence(Arc::new(self.presence_message())));
+        let _ = self
+            .tx
+            .send(Push::Presence(Arc::new(self.presence_message())));
     }
 
     /// An error unless the game is still there: a request that waited for the

@@ -268,15 +268,23 @@ async fn action(
     };
     if name == "auth" {
         if !obj.is_empty() {
-            return Err(ApiError::bad("auth takes only {\"action\": \"auth\", \"token\"}"));
+            return Err(ApiError::bad(
+                "auth takes only {\"action\": \"auth\", \"token\"}",
+            ));
         }
         let token = token.ok_or_else(|| {
-            ApiError::new(StatusCode::UNAUTHORIZED, "give the seat's token: {\"action\": \"auth\", \"token\": \"...\"}")
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "give the seat's token: {\"action\": \"auth\", \"token\": \"...\"}",
+            )
         })?;
         let mut e = s.lock().await;
         e.live()?;
         let seat = (e.core.seating.seat_of(&token)).ok_or_else(|| {
-            ApiError::new(StatusCode::FORBIDDEN, "this token holds no seat of this game")
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "this token holds no seat of this game",
+            )
         })?;
         if held.insert(seat, token).is_none() {
             e.connect(seat, true);

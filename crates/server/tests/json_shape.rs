@@ -19,7 +19,10 @@ fn mask(v: &mut Value) {
                 if ["id", "created", "updated", "deleted", "owner_token"].contains(&k.as_str()) {
                     *x = json!("*");
                 } else if ["seat_tokens", "invites"].contains(&k.as_str()) {
-                    x.as_object_mut().unwrap().values_mut().for_each(|t| *t = json!("*"));
+                    x.as_object_mut()
+                        .unwrap()
+                        .values_mut()
+                        .for_each(|t| *t = json!("*"));
                 } else {
                     mask(x);
                 }

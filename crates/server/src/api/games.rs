@@ -299,9 +299,11 @@ pub(crate) async fn change_seat(
     let mut e = s.lock().await;
     e.live()?;
     seats::authorize_owner(&e.core, token.as_deref())?;
-    let mut all = serde_json::to_value(&e.core.seats).map_err(|e| ApiError::internal(e.to_string()))?;
+    let mut all =
+        serde_json::to_value(&e.core.seats).map_err(|e| ApiError::internal(e.to_string()))?;
     all[req.seat.title().to_ascii_lowercase()] = req.to;
-    let new_seats = live::parse_seats(&all, e.core.game.position()).map_err(ApiError::unprocessable)?;
+    let new_seats =
+        live::parse_seats(&all, e.core.game.position()).map_err(ApiError::unprocessable)?;
     let to = new_seats[&req.seat];
     if e.core.over() {
         return Err(ApiError::conflict("the game is over"));
@@ -382,7 +384,10 @@ pub(crate) async fn join(
     if !invited && !core.seating.open {
         return Err(ApiError::new(
             axum::http::StatusCode::FORBIDDEN,
-            format!("{}'s seat is taken by invite only: open the invite link", colour.title()),
+            format!(
+                "{}'s seat is taken by invite only: open the invite link",
+                colour.title()
+            ),
         ));
     }
     let token = seats::secret();

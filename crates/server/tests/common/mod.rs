@@ -77,17 +77,28 @@ fn held_map() -> &'static std::sync::Mutex<std::collections::HashMap<String, Hel
 
 /// What the tests hold for game `id`.
 pub fn held(id: &str) -> Held {
-    held_map().lock().unwrap().get(id).cloned().unwrap_or_default()
+    held_map()
+        .lock()
+        .unwrap()
+        .get(id)
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// The token of `seat` in game `id` (the tests must hold it).
 pub fn token(id: &str, seat: &str) -> String {
-    held(id).seats.get(seat).cloned().unwrap_or_else(|| panic!("no token for {seat} in {id}"))
+    held(id)
+        .seats
+        .get(seat)
+        .cloned()
+        .unwrap_or_else(|| panic!("no token for {seat} in {id}"))
 }
 
 /// The owner's token of game `id`.
 pub fn owner(id: &str) -> String {
-    held(id).owner.unwrap_or_else(|| panic!("no owner token for {id}"))
+    held(id)
+        .owner
+        .unwrap_or_else(|| panic!("no owner token for {id}"))
 }
 
 /// Keeps the secrets of an answer that has some (create, import, join).

@@ -22,7 +22,10 @@ export async function gamePage(main, id) {
   const wrap = el('div', { class: 'game' });
   main.replaceChildren(wrap);
 
-  const isPersonTurn = () => g.outcome === 'playing' && g.to_move_kind === 'person';
+  let connected = []; // the seats some socket holds (presence)
+  // The page acts for the seat to move only if it holds that seat's token;
+  // otherwise it watches (no action buttons).
+  const isPersonTurn = () => g.outcome === 'playing' && g.to_move_kind === 'person' && Boolean(api.held(id).seats[g.to_move]);
   const legal = () => (g.turn && g.turn.legal) || [];
 
   async function act(action, extra) {
@@ -84,7 +87,7 @@ export async function gamePage(main, id) {
     const key = turn ? `${g.moves.length}:${turn.colour}:${turn.throw.join(',')}` : null;
     const rolling = key && key !== lastThrowKey;
     lastThrowKey = key || lastThrowKey;
-    const side = sidePanel(g, { id, personTurn: person, rolling, hintBox, act, showHint });
+    const side = sidePanel(g, { id, personTurn: person, rolling, hintBox, act, showHint, connected, held: api.held(id), changeSeat });
     const boardBox = el('div', { class: 'board-box' }, board);
     wrap.replaceChildren(boardBox, side);
     const ml = side.querySelector('.movelist');
@@ -92,10 +95,15 @@ export async function gamePage(main, id) {
     if (g.outcome !== 'playing') boardBox.append(gameOverBox(g, id));
   }
 
+  // The owner gives a seat to the computer.
+  async function changeSeat(seat, to) {
+    try { update(await api.changeSeat(id, seat, to), true); } catch (e) { toast(e.message, true); }
+  }
+
   async function showHint() {
     hintBox.replaceChildren(el('p', { class: 'muted' }, t('loading')));
     try {
-      const h = await api.hint(id);
+      const h = await api.hint(id, g.to_move);
       if (!h.plays.length) { hintBox.replaceChildren(el('p', {}, t('no_hint'))); return; }
       hintBox.replaceChildren(el('h3', {}, t('hint')), el('ol', {}, h.plays.slice(0, 5).map((p) =>
         el('li', {}, el('code', {}, p.notation), ` — ${(p.win * 100).toFixed(1)}% ${t('win_chance')}`))));
@@ -133,6 +141,7 @@ export async function gamePage(main, id) {
     state: (n) => { if (!busy) update(n, false); },
     poll: () => { if (!busy) refresh(false); },
     mode: (how) => { wrap.dataset.live = how; },
+    presence: (seats) => { connected = seats; if (!busy) render(); },
     deleted: () => { toast(t('deleted'), true); location.hash = '#/'; },
   });
   return () => { live.stop(); document.removeEventListener('keydown', onKey); };

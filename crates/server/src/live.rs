@@ -136,6 +136,16 @@ impl Core {
         }
     }
 
+    /// When the person to move runs out of time (with `turn_seconds`), in
+    /// seconds since 1970.
+    pub fn deadline(&self) -> Option<i64> {
+        let secs = self.seating.turn_seconds?;
+        match self.seat_to_move()? {
+            (_, Seat::Person) => Some(self.seating.turn_since + secs as i64),
+            _ => None,
+        }
+    }
+
     /// Whether the game is over.
     pub fn over(&self) -> bool {
         self.game.position().to_move().is_none()

@@ -32,6 +32,15 @@ pub struct Seating {
     pub names: BTreeMap<Colour, String>,
     /// Whether the free seats may be taken from the list, without an invite.
     pub open: bool,
+    /// The seconds a person has for a turn; none: no limit.
+    pub turn_seconds: Option<u64>,
+    /// The computer level that plays a person's turn when their time runs out.
+    pub auto_level: u8,
+    /// When the turn to move began, in seconds since 1970.
+    pub turn_since: i64,
+    /// The numbers (`n`, from 1) of the turns the computer played for a person
+    /// whose time ran out.
+    pub timed_out: Vec<usize>,
 }
 
 /// A new secret: 32 bytes from the OS's generator, in hex.

@@ -236,7 +236,12 @@ where
     next.version += 1;
     let watched = entry.tx.receiver_count() > 0;
     let (next, view) = blocking(move || {
+        let (turns, to_move) = (next.game.turns().len(), next.game.position().to_move());
         f(&mut next)?;
+        // A new turn (or a seat handed over) starts the clock of `turn_seconds`.
+        if (next.game.turns().len(), next.game.position().to_move()) != (turns, to_move) {
+            next.seating.turn_since = crate::live::now();
+        }
         let view = (watched || answer == Answer::View).then(|| GameView::of(&next));
         Ok::<_, ApiError>((next, view))
     })

@@ -49,6 +49,12 @@ pub struct GameView {
     pub open: bool,
     /// The person seats nobody holds yet (taken with `POST .../join`).
     pub free: Vec<Colour>,
+    /// The seconds a person has for a turn (none: no limit).
+    pub turn_seconds: Option<u64>,
+    /// When the person to move runs out of time, in seconds since 1970.
+    pub deadline: Option<i64>,
+    /// The numbers of the turns the computer played for a person out of time.
+    pub timed_out: Vec<usize>,
     /// Pause before each computer throw and play, in milliseconds.
     pub delay_ms: u64,
     /// The position, with the steps of the turn under way taken.
@@ -238,6 +244,9 @@ impl GameView {
             names: core.seating.names.clone(),
             open: core.seating.open,
             free: core.seating.free(&core.seats),
+            turn_seconds: core.seating.turn_seconds,
+            deadline: core.deadline(),
+            timed_out: core.seating.timed_out.clone(),
             delay_ms: core.delay_ms,
             position: position_value(&core.turn.as_ref().map_or(*pos, |t| t.current())),
             to_move: pos.to_move(),

@@ -427,3 +427,53 @@ async fn seats_are_taken_by_invite_or_from_the_open_list() {
     }
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_plays_a_turn_whose_time_ran_out() {
+    let s = start(&temp_db("seats-timer")).await;
+    let cpu = json!({"kind": "computer", "level": 1});
+    for bad in [
+        json!({"preset": "chaupar", "turn_seconds": 3}),
+        json!({"preset": "chaupar", "turn_seconds": 100_000}),
+        json!({"preset": "chaupar", "turn_seconds": 10, "auto_level": 9}),
+    ] {
+        let (st, v) = req(&s, "POST", "/api/games", Some(&bad.to_string())).await;
+        assert_eq!(st, 422, "{bad}: {v}");
+    }
+    let g = post(
+        &s,
+        "/api/games",
+        &json!({"preset": "chaupar", "delay_ms": 0, "turn_seconds": 10,
+        "auto_level": 1, "seats": {"red": cpu, "black": cpu, "green": cpu}}),
+    )
+    .await;
+    let url = format!("/api/games/{}", g["id"].as_str().unwrap());
+    assert_eq!(g["turn_seconds"], 10);
+    // Wait for Yellow's turn, then let the time run out (with the dice thrown).
+    let t0 = std::time::Instant::now();
+    let mut g = get(&s, &url).await;
+    while g["to_move"] != "yellow" {
+        assert!(t0.elapsed().as_secs() < 20, "Yellow never came to move");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        g = get(&s, &url).await;
+    }
+    assert!(g["deadline"].as_i64().is_some(), "{g}");
+    if g["turn"].is_null() {
+        post(&s, &format!("{url}/throw"), &json!({"seat": "yellow"})).await;
+    }
+    let n = g["moves"].as_array().unwrap().len() + 1;
+    let t0 = std::time::Instant::now();
+    loop {
+        let now = get(&s, &url).await;
+        if now["timed_out"].as_array().unwrap().contains(&json!(n)) {
+            assert_eq!(now["moves"][n - 1]["colour"], "yellow", "{now}");
+            break;
+        }
+        assert!(
+            t0.elapsed().as_secs() < 30,
+            "the turn was not played for Yellow: {now}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    s.stop().await;
+}

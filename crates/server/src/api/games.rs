@@ -105,7 +105,16 @@ pub(crate) struct NewGame {
     /// Display names of the seats the maker holds.
     #[serde(default)]
     names: BTreeMap<Colour, String>,
+    /// Seconds a person has for a turn, after which the computer plays it.
+    #[serde(default)]
+    turn_seconds: Option<u64>,
+    /// The computer level that plays a turn whose time ran out (default 2).
+    #[serde(default)]
+    auto_level: Option<u8>,
 }
+
+/// The shortest and longest `turn_seconds`.
+const TURN_SECONDS: std::ops::RangeInclusive<u64> = 10..=86_400;
 
 /// A new game's answer: its state, and the secrets only its maker gets.
 #[derive(Serialize)]
@@ -136,10 +145,22 @@ pub(crate) async fn create(
             "delay_ms must be at most {MAX_DELAY_MS}"
         )));
     }
+    if req.turn_seconds.is_some_and(|t| !TURN_SECONDS.contains(&t)) {
+        return Err(ApiError::unprocessable(format!(
+            "turn_seconds must be {} to {}",
+            TURN_SECONDS.start(),
+            TURN_SECONDS.end()
+        )));
+    }
+    if req.auto_level.is_some_and(|l| !(1..=5).contains(&l)) {
+        return Err(ApiError::unprocessable("auto_level must be 1 to 5"));
+    }
     let seating = Seated {
         free: req.free,
         open: req.open,
         names: req.names,
+        turn_seconds: req.turn_seconds,
+        auto_level: req.auto_level.unwrap_or(2),
     };
     start(&state, game, seats, req.delay_ms, seating).await
 }
@@ -150,6 +171,8 @@ struct Seated {
     free: Vec<Colour>,
     open: bool,
     names: BTreeMap<Colour, String>,
+    turn_seconds: Option<u64>,
+    auto_level: u8,
 }
 
 #[derive(Deserialize)]
@@ -209,6 +232,9 @@ async fn start(
     }
     let (mut seating, secrets) = Seating::new(&seats, &seated.free, seated.open);
     seating.names = names;
+    seating.turn_seconds = seated.turn_seconds;
+    seating.auto_level = seated.auto_level;
+    seating.turn_since = live::now();
     let mut core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
     core.seating = seating;
     let id = core.id.clone();

@@ -355,6 +355,12 @@ async function onlineGame() {
   if (await owner.locator('.player[data-seat="black"] i').count()) throw new Error('a name was shown as markup');
   // Presence: the owner sees the friend connected.
   await owner.waitForSelector('.player[data-seat="black"] .presence.on', { timeout: 5000 });
+  // The chat: the owner's line reaches the friend live, as text; the spectator has no chat.
+  await owner.fill('#chat-input', '<b>namaste</b>');
+  await owner.press('#chat-input', 'Enter');
+  await friend.waitForFunction(() => [...document.querySelectorAll('.chat-text')].some((n) => n.textContent === '<b>namaste</b>'), null, { timeout: 5000 });
+  if (await friend.locator('.chat-lines b').count()) throw new Error('a chat line was shown as markup');
+  if (await watcher.locator('#chat-input').count()) throw new Error('the spectator is offered the players\' chat');
   const t0 = Date.now();
   let reloaded = false;
   let actions = 0;

@@ -77,6 +77,13 @@ export const getGame = (id) => request('GET', game(id));
 export const act = (id, action, seat, extra) => request('POST', `${game(id)}/${action}`, Object.assign({ seat }, extra || {}), held(id).seats[seat]);
 /** The best plays now for `seat` (the seat to move), with their win chances. */
 export const hint = (id, seat) => request('GET', `${game(id)}/hint`, undefined, held(id).seats[seat]);
+/** Any token this page holds for game `id` (a seat's, else the owner's). */
+const anyToken = (id) => Object.values(held(id).seats)[0] || held(id).owner || undefined;
+/** The game's chat: {lines: [{at, seat, name, text}]}. */
+export const chatLines = (id) => request('GET', `${game(id)}/chat`, undefined, anyToken(id));
+/** Says `text` in the chat: as `seat` (its token), or as a spectator named `name`. */
+export const sayChat = (id, seat, name, text) => request('POST', `${game(id)}/chat`,
+  seat ? { seat, text } : { name, text }, seat ? held(id).seats[seat] : undefined);
 /** Every position of a game, frame by frame. */
 export const replay = (id) => request('GET', `${game(id)}/replay`);
 /** The review of a game: each side's figures and the plays that lost. */

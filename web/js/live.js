@@ -34,6 +34,8 @@ export function follow(id, handlers) {
     if (m.type === 'state' && m.game) {
       pushed = m.game;
       handlers.state(m.game);
+    } else if (m.type === 'chat' && m.line && handlers.chat) {
+      handlers.chat(m.line);
     } else if (m.type === 'presence' && handlers.presence) {
       handlers.presence(m.connected || []);
     } else if (m.type === 'deleted') {

@@ -33,6 +33,7 @@ pub(crate) fn routes() -> Router<Shared> {
         .route("/api/games/:id", get(games::game).delete(games::delete))
         .route("/api/games/:id/join", post(games::join))
         .route("/api/games/:id/seats", post(games::change_seat))
+        .route("/api/games/:id/chat", get(games::chat).post(games::say))
         .route("/api/games/:id/hint", get(analysis::hint))
         .route("/api/games/:id/record", get(games::record))
         .route("/api/games/:id/replay", get(analysis::replay))

@@ -18,6 +18,8 @@ pub struct Stored {
     /// Who holds the seats: [`crate::seats::Seating`] as JSON (hashes only);
     /// empty for games stored before seats had tokens.
     pub seating: String,
+    /// The chat of the game's players: [`crate::live::ChatLine`]s as JSON.
+    pub chat: String,
 }
 
 /// Makes a database URL from what the user gave: a URL, or a plain file path.
@@ -53,20 +55,25 @@ pub async fn open(db: &str) -> Result<AnyPool, sqlx::Error> {
             delay_ms BIGINT NOT NULL,
             status TEXT NOT NULL,
             summary TEXT NOT NULL,
-            seating TEXT NOT NULL DEFAULT ''
+            seating TEXT NOT NULL DEFAULT '',
+            chat TEXT NOT NULL DEFAULT '[]'
         )",
     )
     .execute(&pool)
     .await?;
-    // Databases made before seats had tokens lack the column: add it once.
-    if sqlx::query("SELECT seating FROM games LIMIT 1")
-        .fetch_optional(&pool)
-        .await
-        .is_err()
-    {
-        sqlx::query("ALTER TABLE games ADD COLUMN seating TEXT NOT NULL DEFAULT ''")
+    // Databases made before seats had tokens lack these columns: add them once.
+    for (col, default) in [("seating", "''"), ("chat", "'[]'")] {
+        if sqlx::query(&format!("SELECT {col} FROM games LIMIT 1"))
+            .fetch_optional(&pool)
+            .await
+            .is_err()
+        {
+            sqlx::query(&format!(
+                "ALTER TABLE games ADD COLUMN {col} TEXT NOT NULL DEFAULT {default}"
+            ))
             .execute(&pool)
             .await?;
+        }
     }
     Ok(pool)
 }
@@ -83,18 +90,19 @@ fn row(r: &AnyRow) -> Result<Stored, sqlx::Error> {
         status: r.try_get("status")?,
         summary: r.try_get("summary")?,
         seating: r.try_get("seating")?,
+        chat: r.try_get("chat")?,
     })
 }
 
 const COLS: &str =
-    "id, created, updated, record, partial, seats, delay_ms, status, summary, seating";
+    "id, created, updated, record, partial, seats, delay_ms, status, summary, seating, chat";
 
 /// Writes a game (insert or replace).
 pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
-        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (id) DO UPDATE SET updated = $3, record = $4, partial = $5,
-         seats = $6, delay_ms = $7, status = $8, summary = $9, seating = $10"
+         seats = $6, delay_ms = $7, status = $8, summary = $9, seating = $10, chat = $11"
     ))
     .bind(g.id.clone())
     .bind(g.created)
@@ -106,6 +114,7 @@ pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     .bind(g.status.clone())
     .bind(g.summary.clone())
     .bind(g.seating.clone())
+    .bind(g.chat.clone())
     .execute(pool)
     .await?;
     Ok(())

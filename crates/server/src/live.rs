@@ -50,6 +50,24 @@ pub struct Core {
     pub version: u64,
     /// Who holds the seats (token hashes, invites, names).
     pub seating: crate::seats::Seating,
+    /// The players' chat, oldest first (the last [`CHAT_KEPT`] lines).
+    pub chat: Vec<ChatLine>,
+}
+
+/// How many chat lines a game keeps.
+pub const CHAT_KEPT: usize = 200;
+
+/// One chat message.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ChatLine {
+    /// When it was said, in seconds since 1970.
+    pub at: i64,
+    /// The seat of the player who said it; none for a spectator.
+    pub seat: Option<Colour>,
+    /// The name shown (as given: escape it).
+    pub name: String,
+    /// What was said (as given: escape it).
+    pub text: String,
 }
 
 impl Core {
@@ -133,6 +151,7 @@ impl Core {
             delay_ms,
             version: 1,
             seating: Default::default(),
+            chat: Vec::new(),
         }
     }
 
@@ -174,6 +193,7 @@ impl Core {
             status: if self.over() { "over" } else { "playing" }.into(),
             summary: serde_json::to_string(&Summary::of(self)).unwrap_or_default(),
             seating: serde_json::to_string(&self.seating).unwrap_or_default(),
+            chat: serde_json::to_string(&self.chat).unwrap_or_default(),
         }
     }
 
@@ -203,6 +223,10 @@ impl Core {
             // Games stored before seats had tokens have none: nobody acts in them.
             seating: match s.seating.as_str() {
                 "" => Default::default(),
+                text => serde_json::from_str(text).map_err(|e| e.to_string())?,
+            },
+            chat: match s.chat.as_str() {
+                "" => Vec::new(),
                 text => serde_json::from_str(text).map_err(|e| e.to_string())?,
             },
         })

@@ -41,6 +41,8 @@ pub struct Seating {
     /// The numbers (`n`, from 1) of the turns the computer played for a person
     /// whose time ran out.
     pub timed_out: Vec<usize>,
+    /// Whether spectators may chat too (the owner's choice).
+    pub spectator_chat: bool,
 }
 
 /// A new secret: 32 bytes from the OS's generator, in hex.

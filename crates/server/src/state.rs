@@ -48,6 +48,9 @@ pub(crate) struct Entry {
     pub deleted: bool,
     /// How many WebSockets hold each seat (after `auth`): who is connected.
     pub presence: std::collections::BTreeMap<chaupar_core::Colour, usize>,
+    /// When each speaker (a seat, or `-` for the spectators) last chatted: the
+    /// times of the last minute, for the rate limit.
+    pub chatted: HashMap<String, std::collections::VecDeque<std::time::Instant>>,
     /// Live updates for the game's WebSockets: sent by [`change`] (after the
     /// change is stored, under the entry's lock) and by deletion.
     tx: broadcast::Sender<Push>,
@@ -62,6 +65,9 @@ pub(crate) enum Push {
     Deleted,
     /// `{"type": "presence", "connected": [...]}`, already serialised.
     Presence(Arc<String>),
+    /// `{"type": "chat", "line": {...}}`, already serialised, and whether
+    /// spectators are sent it too.
+    Chat(Arc<String>, bool),
 }
 
 /// `{"type": "state", "game": ...}`: the message with a game's state.
@@ -84,6 +90,7 @@ impl Entry {
             driving: false,
             deleted: false,
             presence: Default::default(),
+            chatted: HashMap::new(),
             tx: broadcast::channel(PUSH_BACKLOG).0,
         }
     }
@@ -114,6 +121,25 @@ impl Entry {
         let _ = self
             .tx
             .send(Push::Presence(Arc::new(self.presence_message())));
+    }
+
+    /// Adds a chat line: stored, kept, and pushed to the game's WebSockets.
+    pub async fn chat(
+        &mut self,
+        db: &AnyPool,
+        line: crate::live::ChatLine,
+    ) -> Result<(), ApiError> {
+        self.live()?;
+        let mut next = self.core.clone();
+        next.chat.push(line.clone());
+        let over = next.chat.len().saturating_sub(crate::live::CHAT_KEPT);
+        next.chat.drain(..over);
+        db::save(db, &next.stored()).await?;
+        self.core = next;
+        let text = serde_json::json!({"type": "chat", "line": line}).to_string();
+        let public = self.core.seating.spectator_chat;
+        let _ = self.tx.send(Push::Chat(Arc::new(text), public));
+        Ok(())
     }
 
     /// An error unless the game is still there: a request that waited for the

@@ -55,6 +55,8 @@ pub struct GameView {
     pub deadline: Option<i64>,
     /// The numbers of the turns the computer played for a person out of time.
     pub timed_out: Vec<usize>,
+    /// Whether spectators may read and write the chat too.
+    pub spectator_chat: bool,
     /// Pause before each computer throw and play, in milliseconds.
     pub delay_ms: u64,
     /// The position, with the steps of the turn under way taken.
@@ -247,6 +249,7 @@ impl GameView {
             turn_seconds: core.seating.turn_seconds,
             deadline: core.deadline(),
             timed_out: core.seating.timed_out.clone(),
+            spectator_chat: core.seating.spectator_chat,
             delay_ms: core.delay_ms,
             position: position_value(&core.turn.as_ref().map_or(*pos, |t| t.current())),
             to_move: pos.to_move(),

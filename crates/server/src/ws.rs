@@ -160,6 +160,13 @@ async fn run(
             push = rx.recv() => {
                 let text = match push {
                     Ok(Push::State(text)) | Ok(Push::Presence(text)) => (*text).clone(),
+                    // The chat goes to the players, and to spectators only if allowed.
+                    Ok(Push::Chat(text, public)) => {
+                        if !public && held.is_empty() {
+                            continue;
+                        }
+                        (*text).clone()
+                    }
                     Ok(Push::Deleted) => {
                         say_deleted(&mut socket).await;
                         return;
@@ -173,6 +180,7 @@ async fn run(
                                 Ok(Push::Deleted) => deleted = true,
                                 Ok(Push::State(_))
                                 | Ok(Push::Presence(_))
+                                | Ok(Push::Chat(..))
                                 | Err(TryRecvError::Lagged(_)) => {}
                                 Err(_) => break,
                             }

@@ -270,11 +270,12 @@ async fn only_the_owner_deletes_and_changes_seats() {
 async fn seats_are_taken_by_invite_or_from_the_open_list() {
     let s = start(&temp_db("seats-join")).await;
     let cpu = json!({"kind": "computer", "level": 1});
-    // A private game: yellow held by its maker (named), black left free.
+    // A private game: yellow held by its maker (named), black left free (the
+    // computers wait a minute, so that nothing but a join could change it).
     let g = post(
         &s,
         "/api/games",
-        &json!({"preset": "chaupar", "delay_ms": 0,
+        &json!({"preset": "chaupar", "delay_ms": 60000,
         "seats": {"red": cpu, "green": cpu}, "free": ["black"], "names": {"yellow": "Asha"}}),
     )
     .await;
@@ -476,4 +477,152 @@ async fn the_computer_plays_a_turn_whose_time_ran_out() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_chat_spectators_only_if_allowed_and_not_too_fast() {
+    let db = temp_db("seats-chat");
+    let s = start(&db).await;
+    let pg = person_game(&s, "chaupar", 6).await;
+    let chat = format!("{}/chat", pg.url);
+    let yellow = pg.token("yellow");
+    let say = |v: Value| Some(v.to_string());
+    // A spectator may neither read nor write; bad messages are 400.
+    let (st, _) = req_as(&s, "GET", &chat, None, None).await;
+    assert_eq!(st, 401);
+    let (st, _) = req_as(
+        &s,
+        "POST",
+        &chat,
+        say(json!({"name": "Eve", "text": "hi"})).as_deref(),
+        None,
+    )
+    .await;
+    assert_eq!(st, 403);
+    let (st, _) = req_as(
+        &s,
+        "POST",
+        &chat,
+        say(json!({"seat": "yellow", "text": "hi"})).as_deref(),
+        None,
+    )
+    .await;
+    assert_eq!(st, 401);
+    let (st, _) = req_as(
+        &s,
+        "POST",
+        &chat,
+        say(json!({"seat": "red", "text": "hi"})).as_deref(),
+        Some(&yellow),
+    )
+    .await;
+    assert_eq!(st, 403);
+    for bad in [
+        json!({"seat": "yellow", "text": " "}),
+        json!({"seat": "yellow", "text": "x".repeat(281)}),
+        json!({"seat": "yellow", "text": "a\u{0}b"}),
+        json!({"seat": "yellow"}),
+    ] {
+        let (st, v) = req_as(
+            &s,
+            "POST",
+            &chat,
+            say(bad.clone()).as_deref(),
+            Some(&yellow),
+        )
+        .await;
+        assert_eq!(st, 400, "{bad}: {v}");
+    }
+    // A player's socket gets the line; a spectator's does not.
+    let mut player = ws(&s, &pg.id).await;
+    say_ws(
+        &mut player,
+        json!({"action": "auth", "token": pg.token("red")}),
+    )
+    .await;
+    next_of(&mut player, "auth").await;
+    let mut spectator = ws(&s, &pg.id).await;
+    next_of(&mut spectator, "state").await;
+    let (st, v) = req_as(
+        &s,
+        "POST",
+        &chat,
+        say(json!({"seat": "yellow", "text": "<b>hello</b>"})).as_deref(),
+        Some(&yellow),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let m = next_of(&mut player, "chat").await;
+    assert_eq!(m["line"]["text"], "<b>hello</b>");
+    assert_eq!(m["line"]["seat"], "yellow");
+    // Too fast: 429 with Retry-After, as JSON.
+    let (st, text) = raw_header(
+        &s,
+        &chat,
+        &json!({"seat": "yellow", "text": "again"}).to_string(),
+        &format!("Bearer {yellow}"),
+    )
+    .await;
+    assert_eq!(st, 429, "{text}");
+    assert!(
+        text.to_ascii_lowercase().contains("retry-after: 1"),
+        "{text}"
+    );
+    assert!(text.contains("{\"error\""), "{text}");
+    // The spectator was not sent the line (the next thing it gets is this state).
+    req(
+        &s,
+        "POST",
+        &format!("{}/throw", pg.url),
+        say(json!({"seat": pg.mover})).as_deref(),
+    )
+    .await;
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(20), spectator.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let Message::Text(m) = m else { continue };
+        let m: Value = serde_json::from_str(&m).unwrap();
+        assert_ne!(
+            m["type"], "chat",
+            "a spectator was sent the players' chat: {m}"
+        );
+        if m["type"] == "state" {
+            break;
+        }
+    }
+    let (st, v) = req_as(&s, "GET", &chat, None, Some(&yellow)).await;
+    assert_eq!(st, 200);
+    assert_eq!(v["lines"].as_array().unwrap().len(), 1, "{v}");
+    s.stop().await;
+    // Stored with the game.
+    let s = start(&db).await;
+    let (_, v) = req_as(&s, "GET", &chat, None, Some(&yellow)).await;
+    assert_eq!(v["lines"][0]["text"], "<b>hello</b>");
+    // The owner may let spectators chat.
+    let g = post(
+        &s,
+        "/api/games",
+        &json!({"preset": "chaupar", "spectator_chat": true}),
+    )
+    .await;
+    let chat2 = format!("/api/games/{}/chat", g["id"].as_str().unwrap());
+    let (st, v) = req_as(
+        &s,
+        "POST",
+        &chat2,
+        say(json!({"name": "Eve", "text": "hi"})).as_deref(),
+        None,
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let (st, v) = req_as(&s, "GET", &chat2, None, None).await;
+    assert_eq!((st, v["lines"][0]["name"].clone()), (200, json!("Eve")));
+    s.stop().await;
+}
+
+async fn say_ws(ws: &mut Ws, v: Value) {
+    say(ws, v).await;
 }

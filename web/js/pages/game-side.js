@@ -25,6 +25,7 @@ export function sidePanel(g, ctx) {
     buttons(g.turn, legal, ctx),
     ctx.personTurn && g.turn && legal.length ? stepList(legal, ctx.act) : null,
     ctx.hintBox,
+    ctx.chatBox || null,
     el('h3', {}, t('moves')),
     el('ol', { class: 'movelist' }, g.moves.map((m) => el('li', {}, el('span', { class: `dot ${m.colour}` }), ` ${m.throw.join(',')} `, el('code', {}, m.notation),
       (g.timed_out || []).includes(m.n) ? el('small', { class: 'timed-out', title: t('timed_out') }, ' ⏱') : null))),

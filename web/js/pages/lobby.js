@@ -45,6 +45,7 @@ function newGameForm() {
   const delay = el('input', { id: 'delay', type: 'number', min: 0, max: 60000, step: 100, value: localStorage.getItem('chaupar.delay') || 900 });
   const seed = el('input', { id: 'seed', type: 'number', min: 0, placeholder: '' });
   const openBox = el('input', { id: 'open', type: 'checkbox' });
+  const specChat = el('input', { id: 'spectator-chat', type: 'checkbox' });
   const turnSecs = el('input', { id: 'turn-seconds', type: 'number', min: 10, max: 86400, placeholder: '—' });
   const myName = el('input', { id: 'my-name', maxlength: 24, value: localStorage.getItem('chaupar.name') || '' });
   const optSel = {};
@@ -92,7 +93,7 @@ function newGameForm() {
       if (s.value === 'free') free.push(c);
       else if (s.value === 'person' && myName.value.trim()) names[c] = myName.value.trim();
     }
-    const body = { preset: p.name, players: Number(playersSel.value), options, seats, delay_ms: Number(delay.value) || 0, free, open: openBox.checked, names };
+    const body = { preset: p.name, players: Number(playersSel.value), options, seats, delay_ms: Number(delay.value) || 0, free, open: openBox.checked, names, spectator_chat: specChat.checked };
     if (turnSecs.value !== '') body.turn_seconds = Number(turnSecs.value);
     localStorage.setItem('chaupar.name', myName.value.trim());
     if (seed.value !== '') body.seed = Number(seed.value);
@@ -112,6 +113,7 @@ function newGameForm() {
       el('label', {}, el('span', {}, t('your_name_opt')), myName),
       el('label', {}, el('span', {}, t('turn_seconds')), turnSecs)),
     el('label', { class: 'check' }, openBox, ' ', t('open_game')),
+    el('label', { class: 'check' }, specChat, ' ', t('spectator_chat')),
     el('h3', {}, t('seats')), seatsBox,
     el('details', {}, el('summary', {}, t('options')), optsBox),
     el('button', { type: 'submit', class: 'primary', id: 'start' }, t('start')));

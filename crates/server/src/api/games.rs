@@ -111,6 +111,9 @@ pub(crate) struct NewGame {
     /// The computer level that plays a turn whose time ran out (default 2).
     #[serde(default)]
     auto_level: Option<u8>,
+    /// Whether spectators may read and write the chat too.
+    #[serde(default)]
+    spectator_chat: bool,
 }
 
 /// The shortest and longest `turn_seconds`.
@@ -161,6 +164,7 @@ pub(crate) async fn create(
         names: req.names,
         turn_seconds: req.turn_seconds,
         auto_level: req.auto_level.unwrap_or(2),
+        spectator_chat: req.spectator_chat,
     };
     start(&state, game, seats, req.delay_ms, seating).await
 }
@@ -173,6 +177,7 @@ struct Seated {
     names: BTreeMap<Colour, String>,
     turn_seconds: Option<u64>,
     auto_level: u8,
+    spectator_chat: bool,
 }
 
 #[derive(Deserialize)]
@@ -234,6 +239,7 @@ async fn start(
     seating.names = names;
     seating.turn_seconds = seated.turn_seconds;
     seating.auto_level = seated.auto_level;
+    seating.spectator_chat = seated.spectator_chat;
     seating.turn_since = live::now();
     let mut core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
     core.seating = seating;
@@ -434,4 +440,152 @@ pub(crate) async fn join(
     let mut secrets = Secrets::default();
     secrets.seat_tokens.insert(colour, token);
     Ok(Json(Created { game, secrets }))
+}
+
+/// The longest chat message, in characters.
+const MAX_CHAT: usize = 280;
+
+/// How many messages a speaker (a seat, or all spectators together) may send in
+/// [`CHAT_WINDOW`], and at least how far apart.
+const CHAT_PER_WINDOW: usize = 10;
+const CHAT_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
+const CHAT_GAP: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// `POST /api/games/{id}/chat`: `{"seat", "text"}` with the seat's token, or
+/// `{"name", "text"}` from a spectator when the owner allowed it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Say {
+    #[serde(default)]
+    seat: Option<Colour>,
+    #[serde(default)]
+    name: Option<String>,
+    text: String,
+}
+
+/// `{"lines": [...]}`: the chat, oldest first.
+#[derive(Serialize)]
+pub(crate) struct Chat {
+    lines: Vec<live::ChatLine>,
+}
+
+/// Who may read the chat: a seat's token, the owner's, or anyone when the
+/// owner let spectators in.
+fn may_read(core: &Core, token: Option<&str>) -> Result<(), ApiError> {
+    if core.seating.spectator_chat {
+        return Ok(());
+    }
+    let token = token.ok_or_else(|| {
+        ApiError::new(
+            axum::http::StatusCode::UNAUTHORIZED,
+            "the chat is the players': give a seat's token",
+        )
+    })?;
+    match core.seating.seat_of(token).is_some() || core.seating.is_owner(token) {
+        true => Ok(()),
+        false => Err(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "the chat is the players'",
+        )),
+    }
+}
+
+pub(crate) async fn chat(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Chat>, ApiError> {
+    let token = seats::bearer(&headers)?;
+    let lines = state
+        .read(&id, |core| {
+            may_read(core, token.as_deref())?;
+            Ok::<_, ApiError>(core.chat.clone())
+        })
+        .await??;
+    Ok(Json(Chat { lines }))
+}
+
+pub(crate) async fn say(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let token = seats::bearer(&headers)?;
+    let req: Say = parse_json(&body)?;
+    let text = req.text.trim().to_string();
+    let n = text.chars().count();
+    if n == 0 || n > MAX_CHAT {
+        return Err(ApiError::bad(format!(
+            "a message has 1 to {MAX_CHAT} characters, not {n}"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(ApiError::bad("a message may not have control characters"));
+    }
+    let s = state.slot(&id).await?;
+    let mut e = s.lock().await;
+    e.live()?;
+    let (seat, name, key) = match req.seat {
+        Some(c) => {
+            if req.name.is_some() {
+                return Err(ApiError::bad(
+                    "a player's name is the seat's: give seat or name",
+                ));
+            }
+            seats::authorize(&e.core, token.as_deref(), c)?;
+            let name = (e.core.seating.names.get(&c).cloned()).unwrap_or_else(|| c.title().into());
+            (Some(c), name, c.title().to_string())
+        }
+        None => {
+            if !e.core.seating.spectator_chat {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::FORBIDDEN,
+                    "spectators may not chat in this game",
+                ));
+            }
+            let name = req
+                .name
+                .as_deref()
+                .ok_or_else(|| ApiError::bad("a spectator gives a name: {\"name\", \"text\"}"))?;
+            (None, seats::check_name(name)?, "-".to_string())
+        }
+    };
+    // The rate limit: at most CHAT_PER_WINDOW a minute, CHAT_GAP apart.
+    let now = std::time::Instant::now();
+    let times = e.chatted.entry(key).or_default();
+    while times
+        .front()
+        .is_some_and(|t| now.duration_since(*t) >= CHAT_WINDOW)
+    {
+        times.pop_front();
+    }
+    let wait = match (times.back(), times.front()) {
+        (Some(last), _) if now.duration_since(*last) < CHAT_GAP => {
+            Some(CHAT_GAP - now.duration_since(*last))
+        }
+        (_, Some(first)) if times.len() >= CHAT_PER_WINDOW => {
+            Some(CHAT_WINDOW - now.duration_since(*first))
+        }
+        _ => None,
+    };
+    if let Some(wait) = wait {
+        let secs = wait.as_secs() + 1;
+        let body = serde_json::json!({"error": format!("too many messages: wait {secs} s")});
+        return Ok((
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, secs.to_string())],
+            Json(body),
+        )
+            .into_response());
+    }
+    times.push_back(now);
+    let line = live::ChatLine {
+        at: live::now(),
+        seat,
+        name,
+        text,
+    };
+    e.chat(&state.db, line.clone()).await?;
+    Ok(Json(line).into_response())
 }

@@ -6,6 +6,9 @@
 // updates: a dropped socket is reopened, a page without WebSocket polls, and a
 // deleted game sends the page back to the list. Last, that what is left of a
 // throw is counted in dice with throw=dice and in points with throw=total.
+// And online play: an owner invites a second person by link to another seat, a
+// spectator watches; both people play to the end (one reloading mid-turn) and
+// the spectator sees every move live, with no action buttons.
 //
 // Usage: node play.mjs BASE_URL OUT_DIR
 import { chromium } from 'playwright-core';
@@ -95,7 +98,8 @@ async function playOneGame() {
           // total, they name the points really left.
           const g = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), gameId);
           const asked = await page.evaluate(([id, seat, c, f]) => fetch(`/api/games/${id}/check`, {
-            method: 'POST', headers: { 'Content-Type': 'application/json' },
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${JSON.parse(localStorage.getItem(`chaupar.tokens.${id}`)).seats[seat]}` },
             body: JSON.stringify({ seat, colour: c, from: f, to: f + 30 }),
           }).then((r) => r.json()), [gameId, g.to_move, colour, from]);
           if (why !== asked.why) throw new Error(`the page says "${why}", the engine "${asked.why}"`);
@@ -181,12 +185,28 @@ async function playOneGame() {
   await context.close();
 }
 
+// Creates a game from the page as the lobby does, keeping its tokens where the
+// page keeps them (localStorage chaupar.tokens.<id>); answers the game.
+async function createKept(page, body) {
+  return page.evaluate((b) => fetch('/api/games', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b),
+  }).then((r) => r.json()).then((g) => {
+    localStorage.setItem(`chaupar.tokens.${g.id}`, JSON.stringify({ owner: g.owner_token, seats: g.seat_tokens, invites: g.invites || {} }));
+    return g;
+  }), body);
+}
+
+// Deletes a game with the owner's token the page keeps.
+async function deleteKept(page, id) {
+  await page.evaluate((gid) => fetch(`/api/games/${gid}`, {
+    method: 'DELETE', headers: { Authorization: `Bearer ${JSON.parse(localStorage.getItem(`chaupar.tokens.${gid}`)).owner}` },
+  }).then((r) => { if (!r.ok) throw new Error(`delete: ${r.status}`); }), id);
+}
+
 // A game of computers, slow enough to watch; returns its id.
 async function computerGame(page, delay) {
   const cpu = { kind: 'computer', level: 1 };
-  const g = await page.evaluate((body) => fetch('/api/games', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-  }).then((r) => r.json()), { preset: 'chaupar', delay_ms: delay, seats: { yellow: cpu, red: cpu, black: cpu, green: cpu } });
+  const g = await createKept(page, { preset: 'chaupar', delay_ms: delay, seats: { yellow: cpu, red: cpu, black: cpu, green: cpu } });
   return g.id;
 }
 
@@ -224,7 +244,7 @@ async function liveUpdates() {
   if (sockets < 2) throw new Error(`the dropped socket was not opened again (${sockets} sockets)`);
   await movesGrow(page, 'after a reconnect');
   // Deleting the game (elsewhere) sends the page back to the list.
-  await page.evaluate((gid) => fetch(`/api/games/${gid}`, { method: 'DELETE' }), id);
+  await deleteKept(page, id);
   await page.waitForSelector('#new-game', { timeout: 5000 });
   await page.waitForSelector('#toast.show.bad', { timeout: 2000 });
   await context.close();
@@ -240,7 +260,7 @@ async function liveUpdates() {
   await p2.goto(`${base}/#/game/${id2}`);
   await p2.waitForSelector('.game[data-live="polling"]', { timeout: 5000 });
   await movesGrow(p2, 'polling without WebSocket');
-  await p2.evaluate((gid) => fetch(`/api/games/${gid}`, { method: 'DELETE' }), id2);
+  await deleteKept(p2, id2);
   await old.close();
   console.log('browser: live updates: the lobby list follows new games, a dropped socket reconnects, no WebSocket means polling, deletion is pushed');
 }
@@ -248,10 +268,10 @@ async function liveUpdates() {
 // A game with Yellow a person and the dice thrown for Yellow; returns its id.
 async function thrownForPerson(page, preset, options) {
   const cpu = { kind: 'computer', level: 1 };
-  const post = (url, body) => page.evaluate(([u, b]) => fetch(u, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b),
-  }).then((r) => r.json()), [url, body]);
-  const g = await post('/api/games', { preset, options, delay_ms: 0, seats: { yellow: { kind: 'person' }, red: cpu, black: cpu, green: cpu } });
+  const g = await createKept(page, { preset, options, delay_ms: 0, seats: { yellow: { kind: 'person' }, red: cpu, black: cpu, green: cpu } });
+  const post = (url, body) => page.evaluate(([u, b, t]) => fetch(u, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${t}` }, body: JSON.stringify(b),
+  }).then((r) => r.json()), [url, body, g.seat_tokens.yellow]);
   const t0 = Date.now();
   while (Date.now() - t0 < 15000) {
     const now = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), g.id);
@@ -282,13 +302,111 @@ async function throwModeLabels() {
     if (want === 'dice' ? !dice || points : dice || !points) {
       throw new Error(`${name} ${JSON.stringify(options)}: the label says "${text}", not ${want} left`);
     }
-    await page.evaluate((gid) => fetch(`/api/games/${gid}`, { method: 'DELETE' }), id);
+    await deleteKept(page, id);
   }
   await context.close();
   console.log('browser: the throw shows dice left with throw=dice and points left with throw=total');
 }
 
-for (const test of [playOneGame, liveUpdates, throwModeLabels]) {
+// One move of whichever action the page offers; answers whether it did one
+// (false too when the page changed under the click: the next round tries again).
+async function playStep(page) {
+  try { return await tryStep(page); } catch (_) { return false; }
+}
+
+async function tryStep(page) {
+  if (await page.locator('.modal .choice').count()) { await click(page, '.modal .choice'); return true; }
+  if (await page.locator('#throw').count()) { await click(page, '#throw'); return true; }
+  if (await page.locator('.piece.movable').count()) {
+    await click(page, '.piece.movable');
+    try { await page.waitForSelector('.target', { timeout: 2000 }); } catch (_) { return false; }
+    await click(page, '.target');
+    return true;
+  }
+  if (await page.locator('#end').count()) { await click(page, '#end'); return true; }
+  return false;
+}
+
+async function onlineGame() {
+  // The owner (Yellow) leaves Black free for a friend, computers play Red and Green.
+  const ctxs = [];
+  const open = async () => {
+    const c = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    ctxs.push(c);
+    const p = await c.newPage();
+    p.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    p.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    return p;
+  };
+  const owner = await open();
+  await owner.goto(base + '/#/');
+  await owner.waitForSelector('#new-game');
+  await owner.selectOption('#preset', 'chaupar');
+  await owner.selectOption('#players', '4');
+  await owner.fill('#my-name', 'Asha');
+  await owner.selectOption('#seat-yellow', 'person');
+  await owner.selectOption('#seat-black', 'free');
+  for (const c of ['red', 'green']) await owner.selectOption(`#seat-${c}`, '1');
+  await owner.fill('#delay', '0');
+  await owner.click('#start');
+  await owner.waitForURL(/#\/game\//);
+  const id = owner.url().split('/').pop();
+  const link = await owner.locator('.player[data-seat="black"] input.invite').inputValue();
+  // The friend opens the invite link and gives a name with markup in it: shown as text.
+  const friend = await open();
+  await friend.goto(link.replace(/^https?:\/\/[^/]+/, base));
+  await friend.waitForSelector('#join-form');
+  await friend.fill('#join-name', '<i>Ravi</i>');
+  await friend.click('#take-seat');
+  await friend.waitForURL(/#\/game\//);
+  await friend.waitForSelector('.game[data-live="socket"]');
+  // The spectator has the plain link: watches, no buttons.
+  const watcher = await open();
+  await watcher.goto(`${base}/#/game/${id}`);
+  await watcher.waitForSelector('#spectator');
+  await owner.waitForFunction(() => /<i>Ravi<\/i>/.test(document.querySelector('.player[data-seat="black"] .name').textContent));
+  if (await owner.locator('.player[data-seat="black"] i').count()) throw new Error('a name was shown as markup');
+  // Presence: the owner sees the friend connected.
+  await owner.waitForSelector('.player[data-seat="black"] .presence.on', { timeout: 5000 });
+  // The chat: the owner's line reaches the friend live, as text; the spectator has no chat.
+  await owner.fill('#chat-input', '<b>namaste</b>');
+  await owner.press('#chat-input', 'Enter');
+  await friend.waitForFunction(() => [...document.querySelectorAll('.chat-text')].some((n) => n.textContent === '<b>namaste</b>'), null, { timeout: 5000 });
+  if (await friend.locator('.chat-lines b').count()) throw new Error('a chat line was shown as markup');
+  if (await watcher.locator('#chat-input').count()) throw new Error('the spectator is offered the players\' chat');
+  const t0 = Date.now();
+  let reloaded = false;
+  let actions = 0;
+  while (true) {
+    if (Date.now() - t0 > limitMs) throw new Error(`online game not over after ${limitMs / 1000} s`);
+    if (await owner.locator('#winner').count()) break;
+    if (await watcher.locator('#throw, #end, .piece.movable').count()) throw new Error('the spectator is offered an action');
+    let did = false;
+    for (const p of [owner, friend]) {
+      if (await p.locator('#winner').count()) continue;
+      if (await playStep(p)) { did = true; actions++; }
+    }
+    if (!reloaded && actions > 10 && (await friend.locator('#end, .piece.movable').count())) {
+      // Mid-turn (the dice thrown), the friend reloads and carries on with the seat.
+      await friend.reload();
+      await friend.waitForSelector('.game[data-live="socket"]');
+      await friend.waitForSelector('#end, .piece.movable, .modal .choice', { timeout: 5000 });
+      reloaded = true;
+    }
+    if (!did) await owner.waitForTimeout(80);
+  }
+  if (!reloaded) throw new Error('the friend never reloaded mid-turn');
+  const moves = await owner.evaluate((gid) => fetch(`/api/games/${gid}`).then((r) => r.json()).then((g) => g.moves.length), id);
+  await watcher.waitForSelector('#winner', { timeout: 5000 });
+  await watcher.waitForFunction((n) => document.querySelectorAll('.movelist li').length === n, moves, { timeout: 5000 });
+  await watcher.screenshot({ path: path.join(out, 'online-spectator.png') });
+  for (const c of ctxs) await c.close();
+  console.log(`browser: online game: invited by link, ${actions} actions by two people, a reload mid-turn, the spectator saw all ${moves} moves`);
+}
+
+// BROWSER_TESTS=onlineGame,... runs only those.
+const only = (process.env.BROWSER_TESTS || '').split(',').filter(Boolean);
+for (const test of [playOneGame, liveUpdates, throwModeLabels, onlineGame].filter((f) => !only.length || only.includes(f.name))) {
   try {
     errors.length = 0;
     await test();

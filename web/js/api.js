@@ -2,11 +2,40 @@
 // URL and body the page sends is written here once.
 import { inLanguage } from './i18n.js';
 
-/** Sends a request; answers the parsed JSON, or throws an Error with the server's words and `status`. */
-export async function request(method, path, body) {
+// The secrets this page was given for each game (localStorage
+// `chaupar.tokens.<id>`: {owner, seats: {colour: token}, invites: {colour: code}}),
+// so that a reload or a reconnect carries on.
+const tokenKey = (id) => `chaupar.tokens.${id}`;
+
+/** What this page holds for game `id`: {owner?, seats, invites}. */
+export function held(id) {
+  let h = null;
+  try { h = JSON.parse(localStorage.getItem(tokenKey(id)) || 'null'); } catch (_) { h = null; }
+  return { owner: (h && h.owner) || null, seats: (h && h.seats) || {}, invites: (h && h.invites) || {} };
+}
+
+/** Keeps the secrets of an answer (creation, import, join, seat change). */
+function keep(answer) {
+  if (!answer || !answer.id || !(answer.owner_token || answer.seat_tokens || answer.invites)) return answer;
+  const h = held(answer.id);
+  if (answer.owner_token) h.owner = answer.owner_token;
+  Object.assign(h.seats, answer.seat_tokens || {});
+  Object.assign(h.invites, answer.invites || {});
+  for (const c of Object.keys(answer.seat_tokens || {})) delete h.invites[c];
+  try { localStorage.setItem(tokenKey(answer.id), JSON.stringify(h)); } catch (_) { /* private mode: this tab only */ }
+  return answer;
+}
+
+/** Forgets a game's secrets (it was deleted). */
+export function forget(id) { try { localStorage.removeItem(tokenKey(id)); } catch (_) { /* nothing kept */ } }
+
+/** Sends a request (with `Authorization: Bearer token` when given); answers the parsed JSON, or throws an Error with the server's words and `status`. */
+export async function request(method, path, body, token) {
+  const headers = body ? { 'Content-Type': 'application/json' } : {};
+  if (token) headers.Authorization = `Bearer ${token}`;
   const r = await fetch(path, {
     method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
+    headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await r.text();
@@ -28,21 +57,34 @@ export const meta = () => request('GET', '/api/meta');
 export const board = () => request('GET', '/api/board');
 /** The rules text as Markdown and HTML. */
 export const rulesText = () => request('GET', '/api/rules');
-/** One page of the stored games, most recently changed first: {games, page, per, total}; `filter` 'playing' or 'finished' if given. */
+/** One page of the stored games, most recently changed first: {games, page, per, total}; `filter` 'playing', 'finished' or 'open' if given. */
 export const listGames = ({ page = 1, per = 50, filter } = {}) =>
   request('GET', `/api/games?page=${page}&per=${per}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`);
-/** Starts a game: {preset, players, options, seats, delay_ms, seed?}. */
-export const createGame = (body) => request('POST', '/api/games', body);
-/** Stores a game from its record text. */
-export const importRecord = (record) => request('POST', '/api/import', { record });
-/** Deletes a game. */
-export const deleteGame = (id) => request('DELETE', game(id));
+/** The open games: a seat free that anyone may take. */
+export const listOpen = () => listGames({ filter: 'open' });
+/** Starts a game: {preset, players, options, seats, delay_ms, seed?, free?, open?, names?}; keeps its tokens. */
+export const createGame = (body) => request('POST', '/api/games', body).then(keep);
+/** Stores a game from its record text; keeps its tokens. */
+export const importRecord = (record) => request('POST', '/api/import', { record }).then(keep);
+/** Deletes a game (the owner's token). */
+export const deleteGame = (id) => request('DELETE', game(id), undefined, held(id).owner).then((r) => { forget(id); return r; });
+/** Takes a free seat: {seat, name, invite?, client_seed?}; keeps its token. */
+export const joinGame = (id, body) => request('POST', `${game(id)}/join`, body).then(keep);
+/** The owner changes a seat: to {kind: 'computer', level} or {kind: 'person'} (freed, with a new invite). */
+export const changeSeat = (id, seat, to) => request('POST', `${game(id)}/seats`, { seat, to }, held(id).owner).then(keep);
 /** A game's state. */
 export const getGame = (id) => request('GET', game(id));
 /** Acts for `seat`: action is 'throw', 'step' (with {step}), 'undo' or 'end'. */
-export const act = (id, action, seat, extra) => request('POST', `${game(id)}/${action}`, Object.assign({ seat }, extra || {}));
-/** The best plays now, with their win chances. */
-export const hint = (id) => request('GET', `${game(id)}/hint`);
+export const act = (id, action, seat, extra) => request('POST', `${game(id)}/${action}`, Object.assign({ seat }, extra || {}), held(id).seats[seat]);
+/** The best plays now for `seat` (the seat to move), with their win chances. */
+export const hint = (id, seat) => request('GET', `${game(id)}/hint`, undefined, held(id).seats[seat]);
+/** Any token this page holds for game `id` (a seat's, else the owner's). */
+const anyToken = (id) => Object.values(held(id).seats)[0] || held(id).owner || undefined;
+/** The game's chat: {lines: [{at, seat, name, text}]}. */
+export const chatLines = (id) => request('GET', `${game(id)}/chat`, undefined, anyToken(id));
+/** Says `text` in the chat: as `seat` (its token), or as a spectator named `name`. */
+export const sayChat = (id, seat, name, text) => request('POST', `${game(id)}/chat`,
+  seat ? { seat, text } : { name, text }, seat ? held(id).seats[seat] : undefined);
 /** Every position of a game, frame by frame. */
 export const replay = (id) => request('GET', `${game(id)}/replay`);
 /** The review of a game: each side's figures and the plays that lost. */
@@ -58,5 +100,5 @@ export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws
  * of the dice left, and answers the most telling reason.
  */
 export function whyNot(id, seat, colour, from, to) {
-  return request('POST', `${game(id)}/check`, { seat, colour, from, to });
+  return request('POST', `${game(id)}/check`, { seat, colour, from, to }, held(id).seats[seat]);
 }

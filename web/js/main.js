@@ -3,6 +3,7 @@
 import { loadText, toggleLanguage } from './i18n.js';
 import { route, startRouter } from './router.js';
 import { gamePage } from './pages/game.js';
+import { joinPage } from './pages/join.js';
 import { lobbyPage } from './pages/lobby.js';
 import { replayPage } from './pages/replay.js';
 import { rulesPage } from './pages/rules.js';
@@ -12,4 +13,4 @@ document.getElementById('lang').addEventListener('click', () => {
   route();
 });
 await loadText();
-startRouter({ lobby: lobbyPage, game: gamePage, replay: replayPage, rules: rulesPage });
+startRouter({ lobby: lobbyPage, game: gamePage, replay: replayPage, rules: rulesPage, join: joinPage });

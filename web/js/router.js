@@ -10,7 +10,7 @@ let pages = null;
 let stopPage = null;
 let shown = 0; // counts the pages shown, so that a page that loads late knows it is gone
 
-/** Starts routing with pages {lobby, game, replay, rules}. */
+/** Starts routing with pages {lobby, game, replay, rules, join} (join reads the whole hash: #/join/ID/SEAT/INVITE). */
 export function startRouter(table) {
   pages = table;
   window.addEventListener('hashchange', route);
@@ -38,6 +38,7 @@ export async function route() {
 function pageFor(name, arg) {
   if (name === 'game' && arg) return pages.game;
   if (name === 'replay' && arg) return pages.replay;
+  if (name === 'join' && arg) return pages.join;
   if (name === 'rules') return (main) => pages.rules(main, arg || 'chaupar');
   return pages.lobby;
 }

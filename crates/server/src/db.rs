@@ -18,6 +18,11 @@ pub struct Stored {
     /// The secret of the game's committed dice (64 hexadecimal digits), or
     /// empty. Never shown while the game runs: kept apart from the record.
     pub dice: String,
+    /// Who holds the seats: [`crate::seats::Seating`] as JSON (hashes only);
+    /// empty for games stored before seats had tokens.
+    pub seating: String,
+    /// The chat of the game's players: [`crate::live::ChatLine`]s as JSON.
+    pub chat: String,
 }
 
 /// Makes a database URL from what the user gave: a URL, or a plain file path.
@@ -52,12 +57,16 @@ pub async fn open(db: &str) -> Result<AnyPool, sqlx::Error> {
             seats TEXT NOT NULL,
             delay_ms BIGINT NOT NULL,
             status TEXT NOT NULL,
-            summary TEXT NOT NULL
+            summary TEXT NOT NULL,
+            seating TEXT NOT NULL DEFAULT '',
+            chat TEXT NOT NULL DEFAULT '[]'
         )",
     )
     .execute(&pool)
     .await?;
     add_column(&pool, "dice", "TEXT NOT NULL DEFAULT ''").await?;
+    add_column(&pool, "seating", "TEXT NOT NULL DEFAULT ''").await?;
+    add_column(&pool, "chat", "TEXT NOT NULL DEFAULT '[]'").await?;
     Ok(pool)
 }
 
@@ -85,17 +94,20 @@ fn row(r: &AnyRow) -> Result<Stored, sqlx::Error> {
         status: r.try_get("status")?,
         summary: r.try_get("summary")?,
         dice: r.try_get("dice")?,
+        seating: r.try_get("seating")?,
+        chat: r.try_get("chat")?,
     })
 }
 
-const COLS: &str = "id, created, updated, record, partial, seats, delay_ms, status, summary, dice";
+const COLS: &str =
+    "id, created, updated, record, partial, seats, delay_ms, status, summary, dice, seating, chat";
 
 /// Writes a game (insert or replace).
 pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     sqlx::query(&format!(
-        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        "INSERT INTO games ({COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (id) DO UPDATE SET updated = $3, record = $4, partial = $5,
-         seats = $6, delay_ms = $7, status = $8, summary = $9, dice = $10"
+         seats = $6, delay_ms = $7, status = $8, summary = $9, dice = $10, seating = $11, chat = $12"
     ))
     .bind(g.id.clone())
     .bind(g.created)
@@ -107,6 +119,8 @@ pub async fn save(pool: &AnyPool, g: &Stored) -> Result<(), sqlx::Error> {
     .bind(g.status.clone())
     .bind(g.summary.clone())
     .bind(g.dice.clone())
+    .bind(g.seating.clone())
+    .bind(g.chat.clone())
     .execute(pool)
     .await?;
     Ok(())

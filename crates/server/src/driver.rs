@@ -26,8 +26,65 @@ pub(crate) fn kick(state: Shared, id: String) {
         if let Err(err) = drive(&state, &s).await {
             s.lock().await.driving = false;
             tracing::error!(game = %id, "computer player stopped: {}", err.message);
+            return;
+        }
+        // A person to move with `turn_seconds`: the computer plays the turn for
+        // them when the time runs out (unless the turn was played meanwhile).
+        let (deadline, turn) = {
+            let e = s.lock().await;
+            (e.core.deadline(), e.core.game.turns().len())
+        };
+        if let Some(deadline) = deadline {
+            let wait = (deadline - crate::live::now()).max(0) as u64;
+            tokio::time::sleep(Duration::from_secs(wait)).await;
+            match out_of_time(&state, &s, turn).await {
+                Ok(true) => kick(state, id),
+                Ok(false) => {}
+                Err(err) => tracing::error!(game = %id, "timed-out turn: {}", err.message),
+            }
         }
     });
+}
+
+/// Plays turn number `turn` (0-based count of turns played) for the person to
+/// move if their time has run out; answers whether it did.
+async fn out_of_time(state: &Shared, s: &Slot, turn: usize) -> Result<bool, ApiError> {
+    let mut e = s.lock().await;
+    let due = e.core.deadline().is_some_and(|d| d <= crate::live::now());
+    if e.deleted || !due || e.core.game.turns().len() != turn {
+        return Ok(false);
+    }
+    if e.core.turn.is_none() {
+        let throw = |next: &mut Core| next.throw().map_err(ApiError::conflict);
+        change(&state.db, &mut e, Answer::Nothing, throw).await?;
+    }
+    let Some(t) = e.core.turn.clone() else {
+        return Ok(false);
+    };
+    let level = e.core.seating.auto_level.clamp(1, 5);
+    drop(e);
+    let (pos, throw) = (*t.start(), t.throw());
+    let steps = blocking(move || {
+        let plays = legal_plays(&pos, throw).unwrap_or_default();
+        if plays.is_empty() {
+            return Vec::new();
+        }
+        let mut bot = bots::level(level, crate::live::random_u64());
+        let i = bot.choose(&pos, throw, &plays).min(plays.len() - 1);
+        plays[i].steps.clone()
+    })
+    .await?;
+    let mut e = s.lock().await;
+    if e.deleted || e.core.game.turns().len() != turn {
+        return Ok(false);
+    }
+    let play = move |next: &mut Core| {
+        next.play_whole(&steps).map_err(ApiError::conflict)?;
+        next.seating.timed_out.push(turn + 1);
+        Ok(())
+    };
+    change(&state.db, &mut e, Answer::Nothing, play).await?;
+    Ok(true)
 }
 
 /// The computer seat to move and its level, if a computer is to move.

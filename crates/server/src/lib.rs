@@ -17,6 +17,7 @@ mod error;
 pub mod i18n;
 pub mod limits;
 pub mod live;
+pub mod seats;
 mod state;
 pub mod view;
 mod ws;

@@ -48,6 +48,26 @@ pub struct Core {
     pub delay_ms: u64,
     /// Counts the stored changes since the game was loaded.
     pub version: u64,
+    /// Who holds the seats (token hashes, invites, names).
+    pub seating: crate::seats::Seating,
+    /// The players' chat, oldest first (the last [`CHAT_KEPT`] lines).
+    pub chat: Vec<ChatLine>,
+}
+
+/// How many chat lines a game keeps.
+pub const CHAT_KEPT: usize = 200;
+
+/// One chat message.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ChatLine {
+    /// When it was said, in seconds since 1970.
+    pub at: i64,
+    /// The seat of the player who said it; none for a spectator.
+    pub seat: Option<Colour>,
+    /// The name shown (as given: escape it).
+    pub name: String,
+    /// What was said (as given: escape it).
+    pub text: String,
 }
 
 impl Core {
@@ -170,6 +190,18 @@ impl Core {
             seats,
             delay_ms,
             version: 1,
+            seating: Default::default(),
+            chat: Vec::new(),
+        }
+    }
+
+    /// When the person to move runs out of time (with `turn_seconds`), in
+    /// seconds since 1970.
+    pub fn deadline(&self) -> Option<i64> {
+        let secs = self.seating.turn_seconds?;
+        match self.seat_to_move()? {
+            (_, Seat::Person) => Some(self.seating.turn_since + secs as i64),
+            _ => None,
         }
     }
 
@@ -205,6 +237,8 @@ impl Core {
                 .dice_secret()
                 .map(|s| s.to_string())
                 .unwrap_or_default(),
+            seating: serde_json::to_string(&self.seating).unwrap_or_default(),
+            chat: serde_json::to_string(&self.chat).unwrap_or_default(),
         }
     }
 
@@ -240,6 +274,15 @@ impl Core {
             seats,
             delay_ms: s.delay_ms.max(0) as u64,
             version: 1,
+            // Games stored before seats had tokens have none: nobody acts in them.
+            seating: match s.seating.as_str() {
+                "" => Default::default(),
+                text => serde_json::from_str(text).map_err(|e| e.to_string())?,
+            },
+            chat: match s.chat.as_str() {
+                "" => Vec::new(),
+                text => serde_json::from_str(text).map_err(|e| e.to_string())?,
+            },
         })
     }
 

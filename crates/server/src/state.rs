@@ -48,6 +48,11 @@ pub(crate) struct Entry {
     pub driving: bool,
     /// Deleted while a request waited for it: nothing may store it again.
     pub deleted: bool,
+    /// How many WebSockets hold each seat (after `auth`): who is connected.
+    pub presence: std::collections::BTreeMap<chaupar_core::Colour, usize>,
+    /// When each speaker (a seat, or `-` for the spectators) last chatted: the
+    /// times of the last minute, for the rate limit.
+    pub chatted: HashMap<String, std::collections::VecDeque<std::time::Instant>>,
     /// Live updates for the game's WebSockets: sent by [`change`] (after the
     /// change is stored, under the entry's lock) and by deletion.
     tx: broadcast::Sender<Push>,
@@ -60,6 +65,11 @@ pub(crate) enum Push {
     State(Arc<String>),
     /// The game was deleted.
     Deleted,
+    /// `{"type": "presence", "connected": [...]}`, already serialised.
+    Presence(Arc<String>),
+    /// `{"type": "chat", "line": {...}}`, already serialised, and whether
+    /// spectators are sent it too.
+    Chat(Arc<String>, bool),
 }
 
 /// `{"type": "state", "game": ...}`: the message with a game's state.
@@ -81,6 +91,8 @@ impl Entry {
             bots: HashMap::new(),
             driving: false,
             deleted: false,
+            presence: Default::default(),
+            chatted: HashMap::new(),
             tx: broadcast::channel(PUSH_BACKLOG).0,
         }
     }
@@ -89,6 +101,47 @@ impl Entry {
     /// change will be received.
     pub fn subscribe(&self) -> (broadcast::Receiver<Push>, Core) {
         (self.tx.subscribe(), self.core.clone())
+    }
+
+    /// `{"type": "presence", "connected": [...]}`: the seats some WebSocket holds.
+    pub fn presence_message(&self) -> String {
+        let connected: Vec<_> = (self.presence.iter())
+            .filter(|(_, n)| **n > 0)
+            .map(|(c, _)| *c)
+            .collect();
+        serde_json::json!({"type": "presence", "connected": connected}).to_string()
+    }
+
+    /// Counts a WebSocket more (`up`) or less holding `colour`, and tells every
+    /// WebSocket of the game who is connected now.
+    pub fn connect(&mut self, colour: chaupar_core::Colour, up: bool) {
+        let n = self.presence.entry(colour).or_insert(0);
+        *n = if up { *n + 1 } else { n.saturating_sub(1) };
+        if *n == 0 {
+            self.presence.remove(&colour);
+        }
+        let _ = self
+            .tx
+            .send(Push::Presence(Arc::new(self.presence_message())));
+    }
+
+    /// Adds a chat line: stored, kept, and pushed to the game's WebSockets.
+    pub async fn chat(
+        &mut self,
+        db: &AnyPool,
+        line: crate::live::ChatLine,
+    ) -> Result<(), ApiError> {
+        self.live()?;
+        let mut next = self.core.clone();
+        next.chat.push(line.clone());
+        let over = next.chat.len().saturating_sub(crate::live::CHAT_KEPT);
+        next.chat.drain(..over);
+        db::save(db, &next.stored()).await?;
+        self.core = next;
+        let text = serde_json::json!({"type": "chat", "line": line}).to_string();
+        let public = self.core.seating.spectator_chat;
+        let _ = self.tx.send(Push::Chat(Arc::new(text), public));
+        Ok(())
     }
 
     /// An error unless the game is still there: a request that waited for the
@@ -165,10 +218,17 @@ impl AppState {
         Ok(view)
     }
 
-    /// Deletes a game from storage and from play, and tells its WebSockets.
-    pub async fn delete(&self, id: &str) -> Result<(), ApiError> {
+    /// Deletes a game from storage and from play, and tells its WebSockets, if
+    /// `allow` lets it (checked under the game's lock).
+    pub async fn delete(
+        &self,
+        id: &str,
+        allow: impl FnOnce(&Core) -> Result<(), ApiError>,
+    ) -> Result<(), ApiError> {
         let s = self.slot(id).await?;
         let mut e = s.lock().await;
+        e.live()?;
+        allow(&e.core)?;
         db::delete(&self.db, id).await?;
         e.deleted = true;
         // No receiver is not an error: nobody is watching.
@@ -205,7 +265,12 @@ where
     next.version += 1;
     let watched = entry.tx.receiver_count() > 0;
     let (next, view) = blocking(move || {
+        let (turns, to_move) = (next.game.turns().len(), next.game.position().to_move());
         f(&mut next)?;
+        // A new turn (or a seat handed over) starts the clock of `turn_seconds`.
+        if (next.game.turns().len(), next.game.position().to_move()) != (turns, to_move) {
+            next.seating.turn_since = crate::live::now();
+        }
         let view = (watched || answer == Answer::View).then(|| GameView::of(&next));
         Ok::<_, ApiError>((next, view))
     })

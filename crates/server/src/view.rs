@@ -43,6 +43,20 @@ pub struct GameView {
     pub throw_mode: String,
     /// Who plays each colour.
     pub seats: BTreeMap<Colour, Seat>,
+    /// The display name of each seat that has one (as given: escape it).
+    pub names: BTreeMap<Colour, String>,
+    /// Whether the free seats may be taken from the list, without an invite.
+    pub open: bool,
+    /// The person seats nobody holds yet (taken with `POST .../join`).
+    pub free: Vec<Colour>,
+    /// The seconds a person has for a turn (none: no limit).
+    pub turn_seconds: Option<u64>,
+    /// When the person to move runs out of time, in seconds since 1970.
+    pub deadline: Option<i64>,
+    /// The numbers of the turns the computer played for a person out of time.
+    pub timed_out: Vec<usize>,
+    /// Whether spectators may read and write the chat too.
+    pub spectator_chat: bool,
     /// Pause before each computer throw and play, in milliseconds.
     pub delay_ms: u64,
     /// The position, with the steps of the turn under way taken.
@@ -219,6 +233,12 @@ pub struct Summary {
     pub seats: BTreeMap<Colour, Seat>,
     /// A practice game (dice from a seed a client chose): never listed as open.
     pub practice: bool,
+    /// The display name of each seat that has one (as given: escape it).
+    pub names: BTreeMap<Colour, String>,
+    /// Whether the free seats may be taken from the list, without an invite.
+    pub open: bool,
+    /// The person seats nobody holds yet (taken with `POST .../join`).
+    pub free: Vec<Colour>,
 }
 
 impl Summary {
@@ -234,6 +254,9 @@ impl Summary {
             winner: pos.winner().map(|w| w.name()),
             seats: core.seats.clone(),
             practice: core.practice(),
+            names: core.seating.names.clone(),
+            open: core.seating.open,
+            free: core.seating.free(&core.seats),
         }
     }
 }
@@ -305,6 +328,13 @@ impl GameView {
             partners,
             throw_mode: rules.get("throw").unwrap_or_default(),
             seats: core.seats.clone(),
+            names: core.seating.names.clone(),
+            open: core.seating.open,
+            free: core.seating.free(&core.seats),
+            turn_seconds: core.seating.turn_seconds,
+            deadline: core.deadline(),
+            timed_out: core.seating.timed_out.clone(),
+            spectator_chat: core.seating.spectator_chat,
             delay_ms: core.delay_ms,
             position: position_value(&core.turn.as_ref().map_or(*pos, |t| t.current())),
             to_move: pos.to_move(),

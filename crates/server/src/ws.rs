@@ -5,6 +5,13 @@
 //! removed. The client may send the same actions as the HTTP API
 //! (`{"action": "throw", "seat": "yellow"}`, ...); a wrong one is answered with
 //! `{"type": "error", "error": "...", "status": 4xx}` and changes nothing.
+//!
+//! A browser cannot set headers on a WebSocket: the client first sends
+//! `{"action": "auth", "token": "..."}` for each seat it holds (answered
+//! `{"type": "auth", "seat": "red"}`), and its actions for that seat are then
+//! allowed; an action may instead carry its own `"token"`. Every socket is sent
+//! `{"type": "presence", "connected": [...]}`, the seats some socket holds, on
+//! connecting and whenever that changes.
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use std::net::{IpAddr, SocketAddr};
@@ -15,6 +22,9 @@ use axum::Extension;
 use crate::limits::Held;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use std::collections::BTreeMap;
+
+use chaupar_core::Colour;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
@@ -70,6 +80,11 @@ enum Reply<'a> {
     Error(crate::error::ErrorBody<'a>),
     /// The answer to `check`.
     Check(&'a Check),
+    /// The seat a token holds, after `auth`.
+    Auth {
+        /// The seat.
+        seat: Colour,
+    },
 }
 
 impl Reply<'_> {
@@ -100,22 +115,45 @@ async fn say_deleted(socket: &mut WebSocket) {
         .await;
 }
 
-async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, mut socket: WebSocket) {
+/// A socket's life, then its seats are let go (presence).
+async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, socket: WebSocket) {
+    let mut held = BTreeMap::new();
+    run(&state, &id, ip, &s, socket, &mut held).await;
+    if !held.is_empty() {
+        let mut e = s.lock().await;
+        for c in held.keys() {
+            e.connect(*c, false);
+        }
+    }
+}
+
+async fn run(
+    state: &Shared,
+    id: &str,
+    ip: Option<IpAddr>,
+    s: &Slot,
+    mut socket: WebSocket,
+    held: &mut BTreeMap<Colour, String>,
+) {
     // Subscribe and take the state under the same lock that every change is made
     // under: the first message is the state, and every later change is pushed.
-    let (mut rx, core) = {
+    let (mut rx, core, presence) = {
         let e = s.lock().await;
         if e.deleted {
             drop(e);
             say_deleted(&mut socket).await;
             return;
         }
-        e.subscribe()
+        let (rx, core) = e.subscribe();
+        (rx, core, e.presence_message())
     };
     let Some(first) = state_now(core).await else {
         return;
     };
     if socket.send(Message::Text(first)).await.is_err() {
+        return;
+    }
+    if socket.send(Message::Text(presence)).await.is_err() {
         return;
     }
     // A ping now and then keeps idle connections open through proxies; a client
@@ -152,7 +190,14 @@ async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, mut soc
             }
             push = rx.recv() => {
                 let text = match push {
-                    Ok(Push::State(text)) => (*text).clone(),
+                    Ok(Push::State(text)) | Ok(Push::Presence(text)) => (*text).clone(),
+                    // The chat goes to the players, and to spectators only if allowed.
+                    Ok(Push::Chat(text, public)) => {
+                        if !public && held.is_empty() {
+                            continue;
+                        }
+                        (*text).clone()
+                    }
                     Ok(Push::Deleted) => {
                         say_deleted(&mut socket).await;
                         return;
@@ -164,7 +209,10 @@ async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, mut soc
                         loop {
                             match rx.try_recv() {
                                 Ok(Push::Deleted) => deleted = true,
-                                Ok(Push::State(_)) | Err(TryRecvError::Lagged(_)) => {}
+                                Ok(Push::State(_))
+                                | Ok(Push::Presence(_))
+                                | Ok(Push::Chat(..))
+                                | Err(TryRecvError::Lagged(_)) => {}
                                 Err(_) => break,
                             }
                         }
@@ -174,11 +222,15 @@ async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, mut soc
                             return;
                         }
                         let core = e.core.clone();
+                        let presence = e.presence_message();
                         drop(e);
                         let Some(text) = state_now(core).await else {
                             return;
                         };
-                        text
+                        if socket.send(Message::Text(text)).await.is_err() {
+                            return;
+                        }
+                        presence
                     }
                     Err(RecvError::Closed) => return,
                 };
@@ -203,9 +255,10 @@ async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, mut soc
                         pong_due.as_mut().reset(far());
                         continue;
                     }
-                    Some(Ok(Message::Text(text))) => match action(&state, &id, ip, &text).await {
+                    Some(Ok(Message::Text(text))) => match action(state, id, ip, s, held, &text).await {
                         Ok(None) => continue,
-                        Ok(Some(check)) => Reply::Check(&check).text(),
+                        Ok(Some(Said::Check(check))) => Reply::Check(&check).text(),
+                        Ok(Some(Said::Auth(seat))) => Reply::Auth { seat }.text(),
                         Err(e) => error_message(&e),
                     },
                     Some(Ok(Message::Binary(_))) => error_message(&ApiError::bad(
@@ -225,13 +278,15 @@ async fn session(state: Shared, id: String, ip: Option<IpAddr>, s: Slot, mut soc
 /// Carries out one message from a client: the same actions as over HTTP. A
 /// change is not answered here: it is pushed to every socket of the game (this
 /// one too) once it is stored. `check` is answered with `{"type": "check",
-/// "allowed": ...}`.
+/// "allowed": ...}`; `auth` with `{"type": "auth", "seat": ...}`.
 async fn action(
     state: &Shared,
     id: &str,
     ip: Option<IpAddr>,
+    s: &Slot,
+    held: &mut BTreeMap<Colour, String>,
     text: &str,
-) -> Result<Option<Check>, ApiError> {
+) -> Result<Option<Said>, ApiError> {
     state.guards.action_from(ip)?;
     let mut v: Value = parse_json(text.as_bytes())?;
     let obj = v.as_object_mut().ok_or_else(|| {
@@ -252,13 +307,56 @@ async fn action(
         )))
         }
     };
+    let token = match obj.remove("token") {
+        Some(Value::String(t)) => Some(t),
+        Some(_) => return Err(ApiError::bad("token must be a string")),
+        None => None,
+    };
+    if name == "auth" {
+        if !obj.is_empty() {
+            return Err(ApiError::bad(
+                "auth takes only {\"action\": \"auth\", \"token\"}",
+            ));
+        }
+        let token = token.ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "give the seat's token: {\"action\": \"auth\", \"token\": \"...\"}",
+            )
+        })?;
+        let mut e = s.lock().await;
+        e.live()?;
+        let seat = (e.core.seating.seat_of(&token)).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "this token holds no seat of this game",
+            )
+        })?;
+        if held.insert(seat, token).is_none() {
+            e.connect(seat, true);
+        }
+        return Ok(Some(Said::Auth(seat)));
+    }
     let action = Action::named(&name)
         .ok_or_else(|| ApiError::bad(format!("unknown action {name:?}: use {ACTIONS}")))?;
     let act: Act = serde_json::from_value(v).map_err(bad_json)?;
+    // The message's own token, or the one this socket gave for the seat.
+    let token = token.or_else(|| {
+        let c: Colour = act.seat().parse().ok()?;
+        held.get(&c).cloned()
+    });
     Ok(
-        match perform(state, id, action, act, Answer::Nothing).await? {
+        match perform(state, id, action, act, token.as_deref(), Answer::Nothing).await? {
             Done::Changed(_) => None,
-            Done::Checked(check) => Some(check),
+            Done::Checked(check) => Some(Said::Check(check)),
         },
     )
+}
+
+/// What a message is answered with.
+enum Said {
+    /// The answer to `check`.
+    Check(Check),
+    /// The seat an `auth` holds.
+    Auth(Colour),
 }

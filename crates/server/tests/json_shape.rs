@@ -10,13 +10,19 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 
-/// Replaces the values of `id`, `created` and `updated` (they differ every run).
+/// Replaces the values of `id`, `created` and `updated` (they differ every run),
+/// and the secrets (the owner's token, each seat's token and invite code).
 fn mask(v: &mut Value) {
     match v {
         Value::Object(m) => {
             for (k, x) in m.iter_mut() {
-                if ["id", "created", "updated", "deleted"].contains(&k.as_str()) {
+                if ["id", "created", "updated", "deleted", "owner_token"].contains(&k.as_str()) {
                     *x = json!("*");
+                } else if ["seat_tokens", "invites"].contains(&k.as_str()) {
+                    x.as_object_mut()
+                        .unwrap()
+                        .values_mut()
+                        .for_each(|t| *t = json!("*"));
                 } else {
                     mask(x);
                 }

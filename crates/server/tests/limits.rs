@@ -54,6 +54,15 @@ fn request(method: &str, path: &str, content_type: &str, body: &str) -> Vec<u8> 
     .into_bytes()
 }
 
+/// The same request with the seat's token, as the page sends actions.
+fn request_as(method: &str, path: &str, content_type: &str, body: &str, token: &str) -> Vec<u8> {
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
 fn assert_json_error(a: &Answer, status: u16) {
     assert_eq!(a.status, status, "{} {}", a.head, a.body);
     assert!(
@@ -265,6 +274,7 @@ async fn new_games_and_actions_are_rate_limited_per_address() {
     let s = start_with(&temp_db("rate"), limits).await;
     let body = json!({"preset": "chaupar", "delay_ms": 0}).to_string();
     let mut ids = Vec::new();
+    let mut tokens = Vec::new();
     for _ in 0..3 {
         let a = send(
             &s,
@@ -273,6 +283,7 @@ async fn new_games_and_actions_are_rate_limited_per_address() {
         .await;
         assert_eq!(a.status, 200, "{}", a.body);
         ids.push(a.body["id"].as_str().unwrap().to_string());
+        tokens.push(a.body["seat_tokens"].clone());
     }
     for path in ["/api/games", "/api/import"] {
         let b = if path == "/api/games" {
@@ -303,11 +314,18 @@ async fn new_games_and_actions_are_rate_limited_per_address() {
     let url = format!("/api/games/{id}");
     let g = get(&s, &url).await;
     let mover = g["to_move"].as_str().unwrap();
+    let token = tokens[0][mover].as_str().unwrap();
     let check = json!({"seat": mover, "from": 0, "to": 1}).to_string();
     for _ in 0..3 {
         let a = send(
             &s,
-            &request("POST", &format!("{url}/check"), "application/json", &check),
+            &request_as(
+                "POST",
+                &format!("{url}/check"),
+                "application/json",
+                &check,
+                token,
+            ),
         )
         .await;
         assert_ne!(a.status, 429, "{}", a.body);
@@ -315,14 +333,26 @@ async fn new_games_and_actions_are_rate_limited_per_address() {
     let throw = json!({"seat": mover}).to_string();
     let a = send(
         &s,
-        &request("POST", &format!("{url}/throw"), "application/json", &throw),
+        &request_as(
+            "POST",
+            &format!("{url}/throw"),
+            "application/json",
+            &throw,
+            token,
+        ),
     )
     .await;
     assert_eq!(a.status, 200, "{}", a.body);
     let after = get(&s, &url).await;
     let a = send(
         &s,
-        &request("POST", &format!("{url}/end"), "application/json", &throw),
+        &request_as(
+            "POST",
+            &format!("{url}/end"),
+            "application/json",
+            &throw,
+            token,
+        ),
     )
     .await;
     assert_json_error(&a, 429);
@@ -342,7 +372,10 @@ async fn new_games_and_actions_are_rate_limited_per_address() {
     .unwrap();
     let reply: Value = loop {
         match ws.next().await.unwrap().unwrap() {
-            Message::Text(t) => break serde_json::from_str(&t).unwrap(),
+            // Presence messages come on connecting; the answer is the next other one.
+            Message::Text(t) if !t.contains("\"presence\"") => {
+                break serde_json::from_str(&t).unwrap()
+            }
             _ => continue,
         }
     };

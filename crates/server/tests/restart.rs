@@ -76,3 +76,49 @@ async fn computer_seats_resume_after_a_restart() {
     let end = wait_over(&s2, &id, 120).await;
     assert!(end["moves"].as_array().unwrap().len() > 10);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_from_before_tokens_gets_the_seating_column() {
+    // The games table as it was before seats had tokens, with one game in it.
+    let db = temp_db("old-schema");
+    {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&format!("sqlite://{db}?mode=rwc"))
+            .await
+            .unwrap();
+        sqlx::query(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, created BIGINT NOT NULL,
+             updated BIGINT NOT NULL, record TEXT NOT NULL, partial TEXT NOT NULL,
+             seats TEXT NOT NULL, delay_ms BIGINT NOT NULL, status TEXT NOT NULL,
+             summary TEXT NOT NULL)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+    }
+    let s = start(&db).await;
+    let pg = person_game(&s, "chaupar", 8).await;
+    post(&s, &format!("{}/throw", pg.url), &json!({"seat": pg.mover})).await;
+    s.stop().await;
+    // Started again on the same file (the column is there now): the tokens hold.
+    let s = start(&db).await;
+    let (st, v) = req_as(
+        &s,
+        "POST",
+        &format!("{}/undo", pg.url),
+        Some(&json!({"seat": pg.mover}).to_string()),
+        None,
+    )
+    .await;
+    assert_eq!(st, 401, "{v}");
+    let (st, v) = req(
+        &s,
+        "POST",
+        &format!("{}/undo", pg.url),
+        Some(&json!({"seat": pg.mover}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 409, "the token still acts after the restart: {v}");
+    s.stop().await;
+}

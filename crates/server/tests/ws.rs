@@ -14,14 +14,36 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// A socket that holds every seat the tests hold in the game (as the page of
+/// people at one screen does: one `auth` per seat).
 async fn connect(s: &Server, id: &str) -> Ws {
+    let mut ws = watch(s, id).await;
+    for (_, t) in held(id).seats {
+        send(&mut ws, &json!({"action": "auth", "token": t})).await;
+    }
+    ws
+}
+
+/// A socket that holds no seat: a spectator.
+async fn watch(s: &Server, id: &str) -> Ws {
     let url = format!("ws://{}/api/games/{id}/ws", s.addr);
     let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
     ws
 }
 
-/// The next JSON message, or `None` when the socket closes.
+/// The next JSON message but presence and `auth` answers, or `None` when the
+/// socket closes.
 async fn next(ws: &mut Ws) -> Option<Value> {
+    loop {
+        let m = next_any(ws).await?;
+        if m["type"] != "presence" && m["type"] != "auth" {
+            return Some(m);
+        }
+    }
+}
+
+/// The next JSON message, or `None` when the socket closes.
+async fn next_any(ws: &mut Ws) -> Option<Value> {
     loop {
         let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
             .await
@@ -354,8 +376,8 @@ async fn unknown_games_are_refused_and_deletion_is_pushed() {
     assert_eq!(st, 426, "{v}");
     assert!(v["error"].is_string(), "{v}");
 
-    let mut ws = connect(&s, &id).await;
-    assert_eq!(next_state(&mut ws).await, g);
+    let mut ws = watch(&s, &id).await;
+    assert_eq!(next_state(&mut ws).await, public(&g));
     let (st, _) = req(&s, "DELETE", &format!("/api/games/{id}"), None).await;
     assert_eq!(st, 200);
     assert_eq!(next(&mut ws).await, Some(json!({"type": "deleted"})));

@@ -13,20 +13,24 @@ const chip = (c) => el('span', { class: `chip ${c}` }, cname(c));
 const outcomeText = (g) => (g.winner ? `${t('winner')}: ${sideName(g.winner)}` : t('dead'));
 
 /**
- * The panel for game `g`. ctx: {id, personTurn, rolling, hintBox, act(action, extra), showHint()}.
+ * The panel for game `g`. ctx: {id, personTurn, rolling, hintBox, act(action, extra), showHint(),
+ * connected (seats with a socket), held (this page's tokens), changeSeat(seat, to)}.
  */
 export function sidePanel(g, ctx) {
   const legal = (g.turn && g.turn.legal) || [];
   return el('aside', { class: 'side' },
-    status(g), diceRow(g.turn, g.throw_mode === 'dice', ctx.rolling),
+    status(g, ctx), diceRow(g.turn, g.throw_mode === 'dice', ctx.rolling),
     g.turn ? turnInfo(g, g.turn) : null,
     teams(g),
+    players(g, ctx),
     buttons(g.turn, legal, ctx),
     ctx.personTurn && g.turn && legal.length ? stepList(legal, ctx.act) : null,
     ctx.hintBox,
     diceInfo(g),
+    ctx.chatBox || null,
     el('h3', {}, t('moves')),
-    el('ol', { class: 'movelist' }, g.moves.map((m) => el('li', {}, el('span', { class: `dot ${m.colour}` }), ` ${m.throw.join(',')} `, el('code', {}, m.notation)))),
+    el('ol', { class: 'movelist' }, g.moves.map((m) => el('li', {}, el('span', { class: `dot ${m.colour}` }), ` ${m.throw.join(',')} `, el('code', {}, m.notation),
+      (g.timed_out || []).includes(m.n) ? el('small', { class: 'timed-out', title: t('timed_out') }, ' ⏱') : null))),
     el('p', { class: 'links' }, el('a', { href: `#/replay/${ctx.id}` }, t('replay')), ' · ',
       el('a', { href: recordUrl(ctx.id), download: `chaupar-${ctx.id}.txt` }, t('export')), ' · ',
       el('a', { href: '#/' }, t('lobby'))),
@@ -34,10 +38,12 @@ export function sidePanel(g, ctx) {
     el('p', { class: 'muted small' }, t('keys')));
 }
 
-function status(g) {
+function status(g, ctx) {
   if (g.outcome !== 'playing') return el('div', { class: 'status over', id: 'winner' }, outcomeText(g));
+  const name = (g.names && g.names[g.to_move]) || '';
   return el('div', { class: 'status' }, `${t('turn_of')}: `, chip(g.to_move), ' ',
-    g.to_move_kind === 'computer' ? el('span', { class: 'muted' }, t('computer_thinking')) : el('strong', {}, t('your_turn')));
+    g.to_move_kind === 'computer' ? el('span', { class: 'muted' }, t('computer_thinking'))
+      : ctx.personTurn ? el('strong', {}, t('your_turn')) : el('span', { class: 'muted' }, name));
 }
 
 // Whose pieces move (the partner's, with passed points), and what is left of the
@@ -61,6 +67,39 @@ function teams(g) {
     side.forEach((c, k) => out.append(...(k ? ['+', chip(c)] : [chip(c)])));
   });
   return out;
+}
+
+// Who sits where: names (as text, never markup), a dot for the connected, and
+// for the owner each free seat's invite link and a way to give a seat to the
+// computer.
+function players(g, ctx) {
+  const held = ctx.held || { seats: {}, invites: {} };
+  const connected = new Set(ctx.connected || []);
+  const owner = Boolean(held.owner) && g.outcome === 'playing';
+  const rows = g.colours.map((c) => {
+    const seat = g.seats[c] || {};
+    const free = (g.free || []).includes(c);
+    const who = seat.kind === 'computer' ? `${t('computer')} ${seat.level}`
+      : free ? t('free_seat') : (g.names && g.names[c]) || t('person');
+    const li = el('li', { class: 'player', 'data-seat': c },
+      el('span', { class: `presence${connected.has(c) ? ' on' : ''}`, title: connected.has(c) ? t('connected') : '' }, connected.has(c) ? '●' : '○'), ' ',
+      chip(c), ' ', el('span', { class: 'name' }, who), held.seats[c] ? el('strong', {}, ' ✓') : null);
+    const code = held.invites && held.invites[c];
+    if (owner && free && code) {
+      const link = `${location.origin}${location.pathname}#/join/${ctx.id}/${c}/${code}`;
+      const input = el('input', { class: 'invite', readonly: true, value: link, 'aria-label': `${t('invite_link')} ${cname(c)}` });
+      li.append(el('div', { class: 'invite-row' }, input, el('button', { type: 'button', class: 'copy', onclick: async (ev) => {
+        input.select();
+        try { await navigator.clipboard.writeText(link); ev.target.textContent = t('copied'); } catch (_) { document.execCommand && document.execCommand('copy'); }
+      } }, t('copy'))));
+    }
+    if (owner && seat.kind === 'person') {
+      li.append(' ', el('button', { type: 'button', class: 'link to-computer', onclick: () => ctx.changeSeat(c, { kind: 'computer', level: 2 }) }, t('to_computer')));
+    }
+    return li;
+  });
+  const watching = g.outcome === 'playing' && !Object.keys(held.seats).length ? el('p', { class: 'muted', id: 'spectator' }, t('spectator')) : null;
+  return [el('h3', {}, t('seat_players')), el('ul', { class: 'players' }, rows), watching];
 }
 
 function buttons(turn, legal, ctx) {

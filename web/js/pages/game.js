@@ -19,10 +19,14 @@ export async function gamePage(main, id) {
   let busy = false; // an action is under way
   let live = null; // the live connection, from the first render on
   const hintBox = el('div', { class: 'hint' });
+  const chatBox = chatPanel(id, g);
   const wrap = el('div', { class: 'game' });
   main.replaceChildren(wrap);
 
-  const isPersonTurn = () => g.outcome === 'playing' && g.to_move_kind === 'person';
+  let connected = []; // the seats some socket holds (presence)
+  // The page acts for the seat to move only if it holds that seat's token;
+  // otherwise it watches (no action buttons).
+  const isPersonTurn = () => g.outcome === 'playing' && g.to_move_kind === 'person' && Boolean(api.held(id).seats[g.to_move]);
   const legal = () => (g.turn && g.turn.legal) || [];
 
   async function act(action, extra) {
@@ -84,7 +88,7 @@ export async function gamePage(main, id) {
     const key = turn ? `${g.moves.length}:${turn.colour}:${turn.throw.join(',')}` : null;
     const rolling = key && key !== lastThrowKey;
     lastThrowKey = key || lastThrowKey;
-    const side = sidePanel(g, { id, personTurn: person, rolling, hintBox, act, showHint });
+    const side = sidePanel(g, { id, personTurn: person, rolling, hintBox, act, showHint, connected, held: api.held(id), changeSeat, chatBox: chatBox.box });
     const boardBox = el('div', { class: 'board-box' }, board);
     wrap.replaceChildren(boardBox, side);
     const ml = side.querySelector('.movelist');
@@ -92,10 +96,15 @@ export async function gamePage(main, id) {
     if (g.outcome !== 'playing') boardBox.append(gameOverBox(g, id));
   }
 
+  // The owner gives a seat to the computer.
+  async function changeSeat(seat, to) {
+    try { update(await api.changeSeat(id, seat, to), true); } catch (e) { toast(e.message, true); }
+  }
+
   async function showHint() {
     hintBox.replaceChildren(el('p', { class: 'muted' }, t('loading')));
     try {
-      const h = await api.hint(id);
+      const h = await api.hint(id, g.to_move);
       if (!h.plays.length) { hintBox.replaceChildren(el('p', {}, t('no_hint'))); return; }
       hintBox.replaceChildren(el('h3', {}, t('hint')), el('ol', {}, h.plays.slice(0, 5).map((p) =>
         el('li', {}, el('code', {}, p.notation), ` — ${(p.win * 100).toFixed(1)}% ${t('win_chance')}`))));
@@ -133,7 +142,35 @@ export async function gamePage(main, id) {
     state: (n) => { if (!busy) update(n, false); },
     poll: () => { if (!busy) refresh(false); },
     mode: (how) => { wrap.dataset.live = how; },
+    chat: (line) => chatBox.add(line),
+    presence: (seats) => { connected = seats; if (!busy) render(); },
     deleted: () => { toast(t('deleted'), true); location.hash = '#/'; },
   });
   return () => { live.stop(); document.removeEventListener('keydown', onKey); };
+}
+
+// The chat of the players (and of spectators, if the owner let them): kept
+// across renders; lines are text, never markup. Answers {box, add(line)}.
+function chatPanel(id, g) {
+  const seats = Object.keys(api.held(id).seats);
+  const list = el('ol', { class: 'chat-lines', id: 'chat-lines' });
+  const add = (line) => {
+    list.append(el('li', {}, line.seat ? el('span', { class: `dot ${line.seat}` }) : null, ' ',
+      el('strong', {}, line.name), ': ', el('span', { class: 'chat-text' }, line.text)));
+    list.scrollTop = list.scrollHeight;
+  };
+  if (!seats.length && !g.spectator_chat) return { box: null, add: () => {} };
+  const input = el('input', { id: 'chat-input', maxlength: 280, 'aria-label': t('chat') });
+  const form = el('form', { class: 'chat-form' }, input, el('button', { type: 'submit' }, t('send')));
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    if (!input.value.trim()) return;
+    const name = seats.length ? null : (localStorage.getItem('chaupar.name') || prompt(t('your_name')) || '');
+    try {
+      await api.sayChat(id, seats[0], name, input.value);
+      input.value = '';
+    } catch (e) { toast(e.message, true); }
+  });
+  api.chatLines(id).then((r) => r.lines.forEach(add)).catch(() => {});
+  return { box: el('section', { class: 'chat' }, el('h3', {}, t('chat')), list, form), add };
 }

@@ -39,13 +39,17 @@ export async function lobbyPage(main) {
     games = next;
   };
   show(await firstPages(pages));
-  main.replaceChildren(el('div', { class: 'lobby' }, newGameForm(), games, importCard()));
+  let open = openCard(await api.listOpen().catch(() => ({ games: [] })));
+  main.replaceChildren(el('div', { class: 'lobby' }, newGameForm(), open, games, importCard()));
   // The list stays live: games started, played on or ended elsewhere (another
   // tab, another machine, computers playing) show up without a reload.
   const timer = setInterval(async () => {
     try {
       const fresh = await firstPages(pages);
       if (JSON.stringify(fresh) === shown || !games.isConnected) return;
+      const nextOpen = openCard(await api.listOpen());
+      open.replaceWith(nextOpen);
+      open = nextOpen;
       show(fresh);
     } catch (_) { /* the server may be restarting; try again next time */ }
   }, REFRESH_MS);
@@ -62,6 +66,10 @@ function newGameForm() {
   const seatsBox = el('div', { class: 'seats' });
   const delay = el('input', { id: 'delay', type: 'number', min: 0, max: 60000, step: 100, value: localStorage.getItem('chaupar.delay') || 900 });
   const seed = el('input', { id: 'seed', type: 'number', min: 0, placeholder: '' });
+  const openBox = el('input', { id: 'open', type: 'checkbox' });
+  const specChat = el('input', { id: 'spectator-chat', type: 'checkbox' });
+  const turnSecs = el('input', { id: 'turn-seconds', type: 'number', min: 10, max: 86400, placeholder: '—' });
+  const myName = el('input', { id: 'my-name', maxlength: 24, value: localStorage.getItem('chaupar.name') || '' });
   const optSel = {};
   const seatSel = {};
   const chosen = () => preset(presetSel.value);
@@ -111,10 +119,19 @@ function newGameForm() {
     const options = {};
     for (const o of M.options) if (optSel[o.name].value !== p.values[o.name]) options[o.name] = optSel[o.name].value;
     const seats = {};
-    for (const [c, s] of Object.entries(seatSel)) seats[c] = s.value === 'person' ? { kind: 'person' } : { kind: 'computer', level: Number(s.value) };
-    const body = { preset: p.name, players: Number(playersSel.value), options, seats, delay_ms: Number(delay.value) || 0 };
+    const free = [];
+    const names = {};
+    for (const [c, s] of Object.entries(seatSel)) {
+      seats[c] = s.value === 'person' || s.value === 'free' ? { kind: 'person' } : { kind: 'computer', level: Number(s.value) };
+      if (s.value === 'free') free.push(c);
+      else if (s.value === 'person' && myName.value.trim()) names[c] = myName.value.trim();
+    }
+    const body = { preset: p.name, players: Number(playersSel.value), options, seats, delay_ms: Number(delay.value) || 0, free, open: openBox.checked, names, spectator_chat: specChat.checked };
+    if (turnSecs.value !== '') body.turn_seconds = Number(turnSecs.value);
+    localStorage.setItem('chaupar.name', myName.value.trim());
     if (seed.value !== '') body.seed = Number(seed.value);
-    else body.client_seeds = clientSeeds(seats);
+    // Seeds for the seats the maker holds; whoever takes a free seat gives their own.
+    else body.client_seeds = clientSeeds(Object.fromEntries(Object.entries(seats).filter(([c]) => !free.includes(c))));
     localStorage.setItem('chaupar.delay', delay.value);
     try {
       const g = await api.createGame(body);
@@ -127,7 +144,11 @@ function newGameForm() {
       el('label', {}, el('span', {}, t('preset')), presetSel),
       el('label', {}, el('span', {}, t('players')), playersSel),
       el('label', {}, el('span', {}, t('delay')), delay),
-      el('label', {}, el('span', {}, t('seed')), seed)),
+      el('label', {}, el('span', {}, t('seed')), seed),
+      el('label', {}, el('span', {}, t('your_name_opt')), myName),
+      el('label', {}, el('span', {}, t('turn_seconds')), turnSecs)),
+    el('label', { class: 'check' }, openBox, ' ', t('open_game')),
+    el('label', { class: 'check' }, specChat, ' ', t('spectator_chat')),
     el('h3', {}, t('seats')), seatsBox,
     el('details', {}, el('summary', {}, t('options')), optsBox),
     el('button', { type: 'submit', class: 'primary', id: 'start' }, t('start')));
@@ -138,6 +159,7 @@ function newGameForm() {
 function seatSelect(grp, first) {
   return el('select', { id: `seat-${grp[0]}`, 'aria-label': grp.map(cname).join(' + ') },
     el('option', { value: 'person', selected: first }, t('person')),
+    el('option', { value: 'free' }, t('for_others')),
     meta().levels.map((l) => el('option', { value: String(l), selected: !first && l === 2 }, `${t('computer')} ${l}`)));
 }
 
@@ -157,10 +179,11 @@ function gamesCard(list, more) {
         g.status === 'over' ? null : el('a', { class: 'button', href: `#/game/${g.id}` }, humans ? t('resume') : t('watch')),
         el('a', { class: 'button', href: `#/replay/${g.id}` }, t('replay')),
         el('a', { class: 'button', href: api.recordUrl(g.id), download: `chaupar-${g.id}.txt` }, t('record')),
-        el('button', { type: 'button', class: 'link', onclick: async () => {
+        api.held(g.id).owner ? el('button', { type: 'button', class: 'link', onclick: async () => {
           if (!confirm(t('confirm_delete'))) return;
-          await api.deleteGame(g.id); route();
-        } }, t('delete'))));
+          try { await api.deleteGame(g.id); } catch (e) { toast(e.message, true); }
+          route();
+        } }, t('delete')) : null));
   });
   const counted = list.total > rows.length
     ? el('p', { class: 'muted more' },
@@ -170,6 +193,20 @@ function gamesCard(list, more) {
   return el('section', { class: 'card' }, el('h2', {}, t('games')),
     rows.length ? el('div', { class: 'table' }, el('table', { class: 'games' }, el('tbody', {}, rows))) : el('p', { class: 'muted' }, t('none')),
     counted);
+}
+
+// The open games: each free seat with a Join button (names are text, never markup).
+function openCard(list) {
+  const rows = list.games.map((g) => {
+    const s = g.summary || {};
+    return el('tr', {},
+      el('td', {}, el('code', {}, g.id)),
+      el('td', {}, s.rules, el('br'), el('small', {}, Object.values(s.names || {}).join(', '))),
+      el('td', { class: 'actions' }, (s.free || []).map((c) =>
+        el('a', { class: 'button join', href: `#/join/${g.id}/${c}` }, `${t('join')}: ${cname(c)}`))));
+  });
+  return el('section', { class: 'card', id: 'open-games' }, el('h2', {}, t('open_games')),
+    rows.length ? el('table', { class: 'games' }, el('tbody', {}, rows)) : el('p', { class: 'muted' }, t('none')));
 }
 
 // The card that imports a game record (pasted or from a file) and opens its replay.

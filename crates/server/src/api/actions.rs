@@ -5,7 +5,7 @@
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{post, MethodRouter};
 use axum::Json;
@@ -17,6 +17,7 @@ use crate::driver::kick;
 use crate::error::ApiError;
 use crate::i18n;
 use crate::live::{Core, Seat};
+use crate::seats;
 use crate::state::{blocking, change, Answer, Shared};
 use crate::view::GameView;
 
@@ -96,6 +97,11 @@ enum Question {
 }
 
 impl Act {
+    /// The seat acted for, as given.
+    pub(crate) fn seat(&self) -> &str {
+        &self.seat
+    }
+
     /// The question of a `check`: a step, or a move from one square to another.
     fn question(&self) -> Result<Question, ApiError> {
         match (self.step, self.from, self.to) {
@@ -145,10 +151,14 @@ pub(crate) enum Done {
 /// The route of an action over HTTP: answers the new state, or the check.
 pub(crate) fn route(action: Action) -> MethodRouter<Shared> {
     post(
-        move |State(state): State<Shared>, Path(id): Path<String>, body: Bytes| async move {
+        move |State(state): State<Shared>,
+              Path(id): Path<String>,
+              headers: HeaderMap,
+              body: Bytes| async move {
+            let token = seats::bearer(&headers)?;
             let act: Act = parse_json(&body)?;
             Ok::<Response, ApiError>(
-                match perform(&state, &id, action, act, Answer::View).await? {
+                match perform(&state, &id, action, act, token.as_deref(), Answer::View).await? {
                     Done::Changed(view) => Json(view).into_response(),
                     Done::Checked(check) => Json(check).into_response(),
                 },
@@ -157,7 +167,8 @@ pub(crate) fn route(action: Action) -> MethodRouter<Shared> {
     )
 }
 
-/// Carries out a person's action: checks the seat, then checks the step or
+/// Carries out a person's action: checks the seat's token ([`seats::authorize`]:
+/// `401` without one, `403` with another seat's) and the turn, then checks the step or
 /// changes the game (through [`change`], which stores it and pushes it to the
 /// game's WebSockets) and wakes the computer seats.
 pub(crate) async fn perform(
@@ -165,6 +176,7 @@ pub(crate) async fn perform(
     id: &str,
     action: Action,
     act: Act,
+    token: Option<&str>,
     answer: Answer,
 ) -> Result<Done, ApiError> {
     let s = state.slot(id).await?;
@@ -175,7 +187,15 @@ pub(crate) async fn perform(
             "this game is an archive: watch and replay only",
         ));
     }
-    check_seat(&e.core, &act.seat)?;
+    let c: Colour = (act.seat.parse()).map_err(|e| ApiError::bad(format!("seat: {e}")))?;
+    if let Some(Seat::Computer { .. }) = e.core.seats.get(&c) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("{} is played by the computer", c.title()),
+        ));
+    }
+    seats::authorize(&e.core, token, c)?;
+    check_seat(&e.core, c)?;
     let what = match action {
         Action::Change(what) => what,
         Action::Check => {
@@ -206,11 +226,8 @@ pub(crate) async fn perform(
     Ok(Done::Changed(view.map(Box::new)))
 }
 
-/// Checks that `seat` is a person whose turn it is.
-fn check_seat(core: &Core, seat: &str) -> Result<(), ApiError> {
-    let c: Colour = seat
-        .parse()
-        .map_err(|e| ApiError::bad(format!("seat: {e}")))?;
+/// Checks that `c` is a person whose turn it is.
+fn check_seat(core: &Core, c: Colour) -> Result<(), ApiError> {
     let (to_move, kind) = core
         .seat_to_move()
         .ok_or_else(|| ApiError::conflict("the game is over"))?;

@@ -35,11 +35,20 @@ struct HintPlay {
     win: f64,
 }
 
+/// The hint for the turn under way: only for the seat to move, with its token.
 pub(crate) async fn hint(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Json<Hint>, ApiError> {
-    let turn = state.read(&id, |core| core.turn.clone()).await?;
+    let token = crate::seats::bearer(&headers)?;
+    let turn = (state.read(&id, |core| {
+        let colour = (core.game.position().to_move())
+            .ok_or_else(|| ApiError::conflict("the game is over"))?;
+        crate::seats::authorize(core, token.as_deref(), colour)?;
+        Ok::<_, ApiError>(core.turn.clone())
+    }))
+    .await??;
     let turn = turn.ok_or_else(|| ApiError::conflict("throw the dice first"))?;
     let plays = engine(&state.guards, move |stop: &AtomicBool| {
         if stop.load(Ordering::Relaxed) {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chaupar_core::fair::{ClientSeed, ClientSeeds};
@@ -18,7 +18,8 @@ use crate::db;
 use crate::driver::kick;
 use crate::error::ApiError;
 use crate::live::{self, Core, Seat};
-use crate::state::{blocking, Shared};
+use crate::seats::{self, Seating, Secrets};
+use crate::state::{blocking, change, Answer, Shared};
 use crate::view::GameView;
 
 /// One game in the list.
@@ -62,22 +63,33 @@ fn filter_status(filter: Option<&str>) -> Result<Option<&'static str>, ApiError>
         None | Some("") | Some("all") => None,
         Some("playing") => Some("playing"),
         Some("finished") => Some("over"),
-        // More filters (e.g. "open", seats anyone may take) go here.
+        // Open games are playing ones; which of them are open is read from their
+        // summaries (`is_open`).
+        Some("open") => Some("playing"),
         Some(other) => {
             return Err(ApiError::bad(format!(
-                "unknown filter {other:?}: use playing or finished"
+                "unknown filter {other:?}: use playing, finished or open"
             )))
         }
     })
 }
 
+/// Whether a listed game is open: playing, open, with a free seat, and not a
+/// practice game.
+fn is_open(status: &str, summary: &Value) -> bool {
+    status == "playing"
+        && summary["open"] == true
+        && summary["free"].as_array().is_some_and(|f| !f.is_empty())
+        && summary["practice"] != true
+}
+
 /// `GET /api/games[?page=N&per=M&filter=F]`: page N (from 1) of M games (50
-/// unless asked, 200 at most), `playing` or `finished` ones only if asked.
+/// unless asked, 200 at most), `playing`, `finished` or `open` ones only if asked.
 pub(crate) async fn list(
     State(state): State<Shared>,
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<List>, ApiError> {
-    let usage = "expected page=N (from 1), per=M (1 to 200) and filter=playing|finished";
+    let usage = "expected page=N (from 1), per=M (1 to 200) and filter=playing|finished|open";
     let Query(q) = query.map_err(|e| ApiError::bad(format!("{} ({usage})", e.body_text())))?;
     let page = q.page.unwrap_or(1);
     let per = q.per.unwrap_or(PER_PAGE);
@@ -91,11 +103,34 @@ pub(crate) async fn list(
     }
     let status = filter_status(q.filter.as_deref())?;
     let offset = ((page - 1) * per) as i64;
-    let (rows, total) = db::page(&state.db, status, per as i64, offset).await?;
+    let (rows, total) = if q.filter.as_deref() == Some("open") {
+        // Which playing games are open is in their summaries: read them all
+        // (without their records) and page here.
+        let (all, _) = db::page(&state.db, status, i64::MAX, 0).await?;
+        let open: Vec<db::Brief> = all
+            .into_iter()
+            .filter(|g| {
+                is_open(
+                    &g.status,
+                    &serde_json::from_str(&g.summary).unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        let total = open.len() as i64;
+        let rows = open
+            .into_iter()
+            .skip(offset as usize)
+            .take(per as usize)
+            .collect();
+        (rows, total)
+    } else {
+        db::page(&state.db, status, per as i64, offset).await?
+    };
     let games = rows
         .into_iter()
-        .map(|g| Listed {
-            summary: serde_json::from_str(&g.summary).unwrap_or(Value::Null),
+        .map(|g| (serde_json::from_str(&g.summary).unwrap_or(Value::Null), g))
+        .map(|(summary, g)| Listed {
+            summary,
             id: g.id,
             created: g.created,
             updated: g.updated,
@@ -126,6 +161,37 @@ pub(crate) struct NewGame {
     seed: Option<u64>,
     #[serde(default)]
     client_seeds: Option<Value>,
+    /// Person seats left free for others to take (by invite, or from the list
+    /// when `open`).
+    #[serde(default)]
+    free: Vec<Colour>,
+    /// Whether the free seats may be taken from the list, without an invite.
+    #[serde(default)]
+    open: bool,
+    /// Display names of the seats the maker holds.
+    #[serde(default)]
+    names: BTreeMap<Colour, String>,
+    /// Seconds a person has for a turn, after which the computer plays it.
+    #[serde(default)]
+    turn_seconds: Option<u64>,
+    /// The computer level that plays a turn whose time ran out (default 2).
+    #[serde(default)]
+    auto_level: Option<u8>,
+    /// Whether spectators may read and write the chat too.
+    #[serde(default)]
+    spectator_chat: bool,
+}
+
+/// The shortest and longest `turn_seconds`.
+const TURN_SECONDS: std::ops::RangeInclusive<u64> = 10..=86_400;
+
+/// A new game's answer: its state, and the secrets only its maker gets.
+#[derive(Serialize)]
+pub(crate) struct Created {
+    #[serde(flatten)]
+    game: GameView,
+    #[serde(flatten)]
+    secrets: Secrets,
 }
 
 /// The longest pause a game may choose before each computer action.
@@ -134,7 +200,7 @@ const MAX_DELAY_MS: u64 = 60_000;
 pub(crate) async fn create(
     State(state): State<Shared>,
     body: Bytes,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Json<Created>, ApiError> {
     let req: NewGame = parse_json(&body)?;
     let rules = chaupar_core::json::rules_from(&req.preset, &req.options)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
@@ -162,7 +228,25 @@ pub(crate) async fn create(
     .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let seats = seats_of(req.seats, &game)?;
     check_delay(req.delay_ms)?;
-    start(&state, game, seats, req.delay_ms).await
+    if req.turn_seconds.is_some_and(|t| !TURN_SECONDS.contains(&t)) {
+        return Err(ApiError::unprocessable(format!(
+            "turn_seconds must be {} to {}",
+            TURN_SECONDS.start(),
+            TURN_SECONDS.end()
+        )));
+    }
+    if req.auto_level.is_some_and(|l| !(1..=5).contains(&l)) {
+        return Err(ApiError::unprocessable("auto_level must be 1 to 5"));
+    }
+    let seating = Seated {
+        free: req.free,
+        open: req.open,
+        names: req.names,
+        turn_seconds: req.turn_seconds,
+        auto_level: req.auto_level.unwrap_or(2),
+        spectator_chat: req.spectator_chat,
+    };
+    start(&state, game, seats, req.delay_ms, seating).await
 }
 
 /// Refuses a pause longer than [`MAX_DELAY_MS`].
@@ -208,6 +292,17 @@ fn client_seeds_of(
     Ok(seeds)
 }
 
+/// Who takes the seats of a new game.
+#[derive(Default)]
+struct Seated {
+    free: Vec<Colour>,
+    open: bool,
+    names: BTreeMap<Colour, String>,
+    turn_seconds: Option<u64>,
+    auto_level: u8,
+    spectator_chat: bool,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Import {
@@ -225,7 +320,7 @@ pub(crate) struct Import {
 pub(crate) async fn import(
     State(state): State<Shared>,
     body: Bytes,
-) -> Result<Json<GameView>, ApiError> {
+) -> Result<Json<Created>, ApiError> {
     let req: Import = parse_json(&body)?;
     check_delay(req.delay_ms)?;
     let text = req.record;
@@ -251,7 +346,7 @@ pub(crate) async fn import(
         game.recommit(secret)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     }
-    start(&state, game, seats, req.delay_ms).await
+    start(&state, game, seats, req.delay_ms, Seated::default()).await
 }
 
 /// Whether a game is over.
@@ -271,13 +366,39 @@ async fn start(
     game: Game,
     seats: BTreeMap<Colour, Seat>,
     delay_ms: Option<u64>,
-) -> Result<Json<GameView>, ApiError> {
-    let core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
+    seated: Seated,
+) -> Result<Json<Created>, ApiError> {
+    for c in seated.free.iter().chain(seated.names.keys()) {
+        if seats.get(c) != Some(&Seat::Person) {
+            return Err(ApiError::unprocessable(format!(
+                "{} is not a person seat of this game",
+                c.title()
+            )));
+        }
+    }
+    let mut names = BTreeMap::new();
+    for (c, name) in &seated.names {
+        if seated.free.contains(c) {
+            return Err(ApiError::unprocessable(format!(
+                "{} is left free: its name is given by whoever takes it",
+                c.title()
+            )));
+        }
+        names.insert(*c, seats::check_name(name)?);
+    }
+    let (mut seating, secrets) = Seating::new(&seats, &seated.free, seated.open);
+    seating.names = names;
+    seating.turn_seconds = seated.turn_seconds;
+    seating.auto_level = seated.auto_level;
+    seating.spectator_chat = seated.spectator_chat;
+    seating.turn_since = live::now();
+    let mut core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
+    core.seating = seating;
     let id = core.id.clone();
-    let view = state.insert(core).await?;
+    let game = state.insert(core).await?;
     tracing::info!(game = %id, "new game");
     kick(state.clone(), id);
-    Ok(Json(view))
+    Ok(Json(Created { game, secrets }))
 }
 
 pub(crate) async fn game(
@@ -297,8 +418,12 @@ pub(crate) struct Deleted {
 pub(crate) async fn delete(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Deleted>, ApiError> {
-    state.delete(&id).await?;
+    let token = seats::bearer(&headers)?;
+    state
+        .delete(&id, |core| seats::authorize_owner(core, token.as_deref()))
+        .await?;
     Ok(Json(Deleted { deleted: id }))
 }
 
@@ -333,4 +458,285 @@ pub(crate) async fn record(
         ),
     ];
     Ok((headers, text).into_response())
+}
+
+/// `POST /api/games/{id}/seats`: the owner changes who plays a seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SeatChange {
+    seat: Colour,
+    to: Value,
+}
+
+/// The owner gives a seat to the computer (its token stops working) or frees it
+/// for a person (a new invite code, answered in `invites`).
+pub(crate) async fn change_seat(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Created>, ApiError> {
+    let token = seats::bearer(&headers)?;
+    let req: SeatChange = parse_json(&body)?;
+    let s = state.slot(&id).await?;
+    let mut e = s.lock().await;
+    e.live()?;
+    seats::authorize_owner(&e.core, token.as_deref())?;
+    let mut all =
+        serde_json::to_value(&e.core.seats).map_err(|e| ApiError::internal(e.to_string()))?;
+    all[req.seat.title().to_ascii_lowercase()] = req.to;
+    let new_seats =
+        live::parse_seats(&all, e.core.game.position()).map_err(ApiError::unprocessable)?;
+    let to = new_seats[&req.seat];
+    if e.core.over() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let mut secrets = Secrets::default();
+    if to == Seat::Person {
+        let code = seats::secret();
+        secrets.invites.insert(req.seat, code.clone());
+    }
+    let invite = secrets.invites.get(&req.seat).map(|c| seats::digest(c));
+    let colour = req.seat;
+    let game = change(&state.db, &mut e, Answer::View, move |core| {
+        core.seats = new_seats;
+        core.seating.tokens.remove(&colour);
+        core.seating.names.remove(&colour);
+        core.seating.invites.remove(&colour);
+        if let Some(h) = invite {
+            core.seating.invites.insert(colour, h);
+        }
+        // A turn under way is played by the computer from its start.
+        Ok(())
+    })
+    .await?
+    .ok_or_else(|| ApiError::internal("no view"))?;
+    drop(e);
+    kick(state.clone(), id);
+    Ok(Json(Created { game, secrets }))
+}
+
+/// `POST /api/games/{id}/join`: takes a free seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Join {
+    seat: Colour,
+    name: String,
+    #[serde(default)]
+    invite: Option<String>,
+    #[serde(default)]
+    client_seed: Option<String>,
+}
+
+/// Gives a free seat's token to whoever takes it first: with its invite code,
+/// or without one in an open game.
+pub(crate) async fn join(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Created>, ApiError> {
+    let req: Join = parse_json(&body)?;
+    let name = seats::check_name(&req.name)?;
+    let seed = match &req.client_seed {
+        Some(text) => Some(
+            text.parse::<chaupar_core::fair::ClientSeed>()
+                .map_err(|e| ApiError::bad(format!("client_seed: {e}")))?,
+        ),
+        None => None,
+    };
+    let s = state.slot(&id).await?;
+    let mut e = s.lock().await;
+    e.live()?;
+    let core = &e.core;
+    let colour = req.seat;
+    if core.over() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    if !core.seating.free(&core.seats).contains(&colour) {
+        return Err(ApiError::conflict(format!(
+            "{}'s seat is not free",
+            colour.title()
+        )));
+    }
+    let invited = match (&req.invite, core.seating.invites.get(&colour)) {
+        (Some(code), Some(h)) => {
+            subtle::ConstantTimeEq::ct_eq(seats::digest(code).as_bytes(), h.as_bytes()).into()
+        }
+        _ => false,
+    };
+    if !invited && !core.seating.open {
+        return Err(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            format!(
+                "{}'s seat is taken by invite only: open the invite link",
+                colour.title()
+            ),
+        ));
+    }
+    let token = seats::secret();
+    let hash = seats::digest(&token);
+    let game = change(&state.db, &mut e, Answer::View, move |core| {
+        core.seating.tokens.insert(colour, hash);
+        core.seating.invites.remove(&colour);
+        core.seating.names.insert(colour, name);
+        if let Some(seed) = seed {
+            core.add_client_seed(colour, seed);
+        }
+        Ok(())
+    })
+    .await?
+    .ok_or_else(|| ApiError::internal("no view"))?;
+    drop(e);
+    tracing::info!(game = %id, seat = colour.title(), "seat taken");
+    let mut secrets = Secrets::default();
+    secrets.seat_tokens.insert(colour, token);
+    Ok(Json(Created { game, secrets }))
+}
+
+/// The longest chat message, in characters.
+const MAX_CHAT: usize = 280;
+
+/// How many messages a speaker (a seat, or all spectators together) may send in
+/// [`CHAT_WINDOW`], and at least how far apart.
+const CHAT_PER_WINDOW: usize = 10;
+const CHAT_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
+const CHAT_GAP: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// `POST /api/games/{id}/chat`: `{"seat", "text"}` with the seat's token, or
+/// `{"name", "text"}` from a spectator when the owner allowed it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Say {
+    #[serde(default)]
+    seat: Option<Colour>,
+    #[serde(default)]
+    name: Option<String>,
+    text: String,
+}
+
+/// `{"lines": [...]}`: the chat, oldest first.
+#[derive(Serialize)]
+pub(crate) struct Chat {
+    lines: Vec<live::ChatLine>,
+}
+
+/// Who may read the chat: a seat's token, the owner's, or anyone when the
+/// owner let spectators in.
+fn may_read(core: &Core, token: Option<&str>) -> Result<(), ApiError> {
+    if core.seating.spectator_chat {
+        return Ok(());
+    }
+    let token = token.ok_or_else(|| {
+        ApiError::new(
+            axum::http::StatusCode::UNAUTHORIZED,
+            "the chat is the players': give a seat's token",
+        )
+    })?;
+    match core.seating.seat_of(token).is_some() || core.seating.is_owner(token) {
+        true => Ok(()),
+        false => Err(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "the chat is the players'",
+        )),
+    }
+}
+
+pub(crate) async fn chat(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Chat>, ApiError> {
+    let token = seats::bearer(&headers)?;
+    let lines = state
+        .read(&id, |core| {
+            may_read(core, token.as_deref())?;
+            Ok::<_, ApiError>(core.chat.clone())
+        })
+        .await??;
+    Ok(Json(Chat { lines }))
+}
+
+pub(crate) async fn say(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let token = seats::bearer(&headers)?;
+    let req: Say = parse_json(&body)?;
+    let text = req.text.trim().to_string();
+    let n = text.chars().count();
+    if n == 0 || n > MAX_CHAT {
+        return Err(ApiError::bad(format!(
+            "a message has 1 to {MAX_CHAT} characters, not {n}"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(ApiError::bad("a message may not have control characters"));
+    }
+    let s = state.slot(&id).await?;
+    let mut e = s.lock().await;
+    e.live()?;
+    let (seat, name, key) = match req.seat {
+        Some(c) => {
+            if req.name.is_some() {
+                return Err(ApiError::bad(
+                    "a player's name is the seat's: give seat or name",
+                ));
+            }
+            seats::authorize(&e.core, token.as_deref(), c)?;
+            let name = (e.core.seating.names.get(&c).cloned()).unwrap_or_else(|| c.title().into());
+            (Some(c), name, c.title().to_string())
+        }
+        None => {
+            if !e.core.seating.spectator_chat {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::FORBIDDEN,
+                    "spectators may not chat in this game",
+                ));
+            }
+            let name = req
+                .name
+                .as_deref()
+                .ok_or_else(|| ApiError::bad("a spectator gives a name: {\"name\", \"text\"}"))?;
+            (None, seats::check_name(name)?, "-".to_string())
+        }
+    };
+    // The rate limit: at most CHAT_PER_WINDOW a minute, CHAT_GAP apart.
+    let now = std::time::Instant::now();
+    let times = e.chatted.entry(key).or_default();
+    while times
+        .front()
+        .is_some_and(|t| now.duration_since(*t) >= CHAT_WINDOW)
+    {
+        times.pop_front();
+    }
+    let wait = match (times.back(), times.front()) {
+        (Some(last), _) if now.duration_since(*last) < CHAT_GAP => {
+            Some(CHAT_GAP - now.duration_since(*last))
+        }
+        (_, Some(first)) if times.len() >= CHAT_PER_WINDOW => {
+            Some(CHAT_WINDOW - now.duration_since(*first))
+        }
+        _ => None,
+    };
+    if let Some(wait) = wait {
+        let secs = wait.as_secs() + 1;
+        let body = serde_json::json!({"error": format!("too many messages: wait {secs} s")});
+        return Ok((
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, secs.to_string())],
+            Json(body),
+        )
+            .into_response());
+    }
+    times.push_back(now);
+    let line = live::ChatLine {
+        at: live::now(),
+        seat,
+        name,
+        text,
+    };
+    e.chat(&state.db, line.clone()).await?;
+    Ok(Json(line).into_response())
 }

@@ -69,18 +69,138 @@ pub fn temp_db(name: &str) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// Sends a request; returns the status and the body (JSON if it is JSON).
+/// The secrets the tests were given for each game (by id): the owner's token and
+/// each seat's token, as the page keeps them.
+#[derive(Clone, Debug, Default)]
+pub struct Held {
+    pub owner: Option<String>,
+    pub seats: std::collections::BTreeMap<String, String>,
+}
+
+fn held_map() -> &'static std::sync::Mutex<std::collections::HashMap<String, Held>> {
+    static HELD: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, Held>>> =
+        std::sync::OnceLock::new();
+    HELD.get_or_init(Default::default)
+}
+
+/// What the tests hold for game `id`.
+pub fn held(id: &str) -> Held {
+    held_map()
+        .lock()
+        .unwrap()
+        .get(id)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The token of `seat` in game `id` (the tests must hold it).
+pub fn token(id: &str, seat: &str) -> String {
+    held(id)
+        .seats
+        .get(seat)
+        .cloned()
+        .unwrap_or_else(|| panic!("no token for {seat} in {id}"))
+}
+
+/// The owner's token of game `id`.
+pub fn owner(id: &str) -> String {
+    held(id)
+        .owner
+        .unwrap_or_else(|| panic!("no owner token for {id}"))
+}
+
+/// Keeps the secrets of an answer that has some (create, import, join).
+fn keep(v: &Value) {
+    let Some(id) = v["id"].as_str() else { return };
+    let mut map = held_map().lock().unwrap();
+    let h = map.entry(id.to_string()).or_default();
+    if let Some(o) = v["owner_token"].as_str() {
+        h.owner = Some(o.to_string());
+    }
+    if let Some(t) = v["seat_tokens"].as_object() {
+        for (c, t) in t {
+            h.seats.insert(c.clone(), t.as_str().unwrap().to_string());
+        }
+    }
+}
+
+/// A game's answer without the secrets only its maker gets (the public state).
+pub fn public(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(o) = v.as_object_mut() {
+        for k in ["owner_token", "seat_tokens", "invites"] {
+            o.remove(k);
+        }
+    }
+    v
+}
+
+/// The token a request of the tests acts with, as the page would send it: the
+/// seat's for an action, the seat to move's for a hint, the owner's for DELETE.
+async fn auto_token(s: &Server, method: &str, path: &str, body: Option<&str>) -> Option<String> {
+    let rest = path.strip_prefix("/api/games/")?;
+    let (id, action) = match rest.split_once('/') {
+        Some((id, a)) => (id, a.split('?').next().unwrap_or(a)),
+        None => (rest, ""),
+    };
+    let h = held(id);
+    match (method, action) {
+        ("DELETE", "") => h.owner,
+        ("POST", "throw" | "step" | "undo" | "end" | "check") => {
+            let v: Value = serde_json::from_str(body?).ok()?;
+            h.seats.get(v["seat"].as_str()?).cloned()
+        }
+        ("GET", "hint") => {
+            let (_, g) = raw_as(s, "GET", &format!("/api/games/{id}"), None, None).await;
+            let g: Value = serde_json::from_str(&g).ok()?;
+            h.seats.get(g["to_move"].as_str()?).cloned()
+        }
+        _ => None,
+    }
+}
+
+/// Sends a request with the token the page would send ([`auto_token`]); returns
+/// the status and the body (JSON if it is JSON).
 pub async fn req(s: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
     let (status, text) = raw(s, method, path, body).await;
     let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
     (status, v)
 }
 
+/// Sends a request with exactly this token (or none).
+pub async fn req_as(
+    s: &Server,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    token: Option<&str>,
+) -> (u16, Value) {
+    let (status, text) = raw_as(s, method, path, body, token).await;
+    let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, v)
+}
+
+/// [`req`]'s text.
 pub async fn raw(s: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let token = auto_token(s, method, path, body).await;
+    raw_as(s, method, path, body, token.as_deref()).await
+}
+
+/// [`req_as`]'s text; keeps the secrets answered.
+pub async fn raw_as(
+    s: &Server,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    token: Option<&str>,
+) -> (u16, String) {
     let mut stream = TcpStream::connect(s.addr).await.unwrap();
     let body = body.unwrap_or("");
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n",
         s.addr,
         body.len()
     );
@@ -99,6 +219,11 @@ pub async fn raw(s: &Server, method: &str, path: &str, body: Option<&str>) -> (u
     } else {
         rest.to_string()
     };
+    if status == 200 && method == "POST" {
+        if let Ok(v) = serde_json::from_str::<Value>(&body) {
+            keep(&v);
+        }
+    }
     (status, body)
 }
 
@@ -188,6 +313,13 @@ pub struct PersonGame {
     pub mover: String,
     /// Another colour, not to move.
     pub other: &'static str,
+}
+
+impl PersonGame {
+    /// The token of `seat`.
+    pub fn token(&self, seat: &str) -> String {
+        token(&self.id, seat)
+    }
 }
 
 /// Starts a 4-player game of persons in `preset` with `seed`.

@@ -400,8 +400,16 @@ async function onlineGame() {
   await watcher.waitForSelector('#winner', { timeout: 5000 });
   await watcher.waitForFunction((n) => document.querySelectorAll('.movelist li').length === n, moves, { timeout: 5000 });
   await watcher.screenshot({ path: path.join(out, 'online-spectator.png') });
+  // Every page, the spectator's too, checks the dice against the revealed secret.
+  const verdicts = [];
+  for (const p of [owner, friend, watcher]) {
+    await p.waitForSelector('#dice-verify[data-ok]', { timeout: 10000 });
+    const v = (await p.locator('#dice-verify').textContent()).trim();
+    if ((await p.locator('#dice-verify').getAttribute('data-ok')) !== 'yes') throw new Error(`the online game's dice were not verified: ${v}`);
+    verdicts.push(v);
+  }
   for (const c of ctxs) await c.close();
-  console.log(`browser: online game: invited by link, ${actions} actions by two people, a reload mid-turn, the spectator saw all ${moves} moves`);
+  console.log(`browser: online game: invited by link, ${actions} actions by two people, a reload mid-turn, the spectator saw all ${moves} moves, ${verdicts[2]} on every page`);
 }
 
 // BROWSER_TESTS=onlineGame,... runs only those.

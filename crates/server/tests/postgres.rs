@@ -45,4 +45,14 @@ async fn games_are_kept_in_postgres() {
         get(&s2, &format!("/api/games/{pid}")).await["turn"],
         thrown["turn"]
     );
+    // The list pages and filters in PostgreSQL's SQL too (open games are filtered
+    // from the playing ones).
+    for q in ["page=1&per=1", "filter=playing", "filter=finished", "filter=open"] {
+        let (st, v) = req(&s2, "GET", &format!("/api/games?{q}"), None).await;
+        assert_eq!(st, 200, "{q}: {v}");
+        assert!(v["total"].as_i64().is_some(), "{q}: {v}");
+    }
+    let (_, one) = req(&s2, "GET", "/api/games?page=1&per=1", None).await;
+    assert_eq!(one["games"].as_array().unwrap().len(), 1);
+    s2.stop().await;
 }

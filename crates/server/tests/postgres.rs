@@ -47,7 +47,12 @@ async fn games_are_kept_in_postgres() {
     );
     // The list pages and filters in PostgreSQL's SQL too (open games are filtered
     // from the playing ones).
-    for q in ["page=1&per=1", "filter=playing", "filter=finished", "filter=open"] {
+    for q in [
+        "page=1&per=1",
+        "filter=playing",
+        "filter=finished",
+        "filter=open",
+    ] {
         let (st, v) = req(&s2, "GET", &format!("/api/games?{q}"), None).await;
         assert_eq!(st, 200, "{q}: {v}");
         assert!(v["total"].as_i64().is_some(), "{q}: {v}");

@@ -1,27 +1,11 @@
 //! The engine's command-line contract: `chaupar moves --json` (held stable for other
 //! tools), `rules`, `show` and `replay`, and clear errors for bad input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::chaupar;
 
 use serde_json::Value;
-
-fn chaupar(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaupar"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run chaupar");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
 
 fn moves(position: &str, throw: &str) -> Value {
     let out = chaupar(

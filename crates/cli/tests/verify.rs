@@ -1,27 +1,12 @@
 //! `chaupar verify`: a finished game's fair dice, a tampered throw, a wrong secret.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::chaupar;
+use std::process::Output;
 
 use chaupar_core::fair::{ClientSeeds, DiceSecret};
 use chaupar_core::{legal_plays, record, Colour, Game, Preset, Rules};
-
-fn chaupar(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaupar"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run chaupar");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
 
 /// A finished game with committed dice and two client seeds, one given mid-game.
 fn finished() -> (Game, String) {

@@ -69,7 +69,7 @@ async fn out_of_time(state: &Shared, s: &Slot, turn: usize) -> Result<bool, ApiE
         if plays.is_empty() {
             return Vec::new();
         }
-        let mut bot = bots::level(level, crate::live::random_u64());
+        let mut bot = bots::level(level, crate::live::server_u64());
         let i = bot.choose(&pos, throw, &plays).min(plays.len() - 1);
         plays[i].steps.clone()
     })

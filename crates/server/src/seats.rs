@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 
 use axum::http::{header, HeaderMap, StatusCode};
 use chaupar_core::Colour;
-use rand_core::{OsRng, RngCore};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -45,11 +44,14 @@ pub struct Seating {
     pub spectator_chat: bool,
 }
 
-/// A new secret: 32 bytes from the OS's generator, in hex.
+/// A new secret: 32 bytes from the OS's generator (`live::os_random`, the one
+/// source of the server's secrets), in hex. A system without random numbers
+/// cannot hand out secrets at all.
 pub fn secret() -> String {
-    let mut b = [0u8; 32];
-    OsRng.fill_bytes(&mut b);
-    hex(&b)
+    match crate::live::os_random() {
+        Ok(b) => hex(&b),
+        Err(e) => panic!("{e}"),
+    }
 }
 
 fn hex(b: &[u8]) -> String {

@@ -81,6 +81,10 @@ pub(crate) struct Act {
     from: Option<u8>,
     #[serde(default)]
     to: Option<u8>,
+    /// The client's id for this action (1 to 64 letters, digits, `-` or `_`): a
+    /// retry with the same id is answered as the first was, not applied twice.
+    #[serde(default)]
+    action_id: Option<String>,
 }
 
 /// What `check` asks about.
@@ -113,6 +117,24 @@ impl Act {
             }),
             _ => Err(ApiError::bad(
                 "check takes {\"seat\", \"from\", \"to\"} (and optionally \"colour\"), or {\"seat\", \"step\": {...}}",
+            )),
+        }
+    }
+
+    /// The action's id, checked: 1 to 64 ASCII letters, digits, `-` or `_`.
+    pub(crate) fn action_id(&self) -> Result<Option<&str>, ApiError> {
+        match self.action_id.as_deref() {
+            None => Ok(None),
+            Some(id)
+                if (1..=64).contains(&id.len())
+                    && id
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+            {
+                Ok(Some(id))
+            }
+            Some(_) => Err(ApiError::bad(
+                "action_id is 1 to 64 letters, digits, - or _",
             )),
         }
     }
@@ -188,6 +210,7 @@ pub(crate) async fn perform(
         ));
     }
     let c: Colour = (act.seat.parse()).map_err(|e| ApiError::bad(format!("seat: {e}")))?;
+    act.action_id()?;
     if let Some(Seat::Computer { .. }) = e.core.seats.get(&c) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod ai_cmds;
+mod bench_server_cmd;
 mod draw;
 mod serve_cmd;
 
@@ -68,6 +69,8 @@ enum Command {
     Train(ai_cmds::TrainArgs),
     /// Serve the web board and its JSON API (play in the browser).
     Serve(serve_cmd::ServeArgs),
+    /// Load and crash benchmark of a server: simulated people over WebSockets.
+    BenchServer(bench_server_cmd::BenchServerArgs),
 }
 
 /// Reads a file, or standard input for `-`.
@@ -278,11 +281,15 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Sim(a) => ai_cmds::sim(a),
         Command::Train(a) => ai_cmds::train_cmd(a),
         Command::Serve(a) => serve_cmd::serve(a),
+        Command::BenchServer(_) => Ok(()), // handled in main (its own exit codes)
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::BenchServer(a) = cli.command {
+        return bench_server_cmd::bench_server(a);
+    }
     if let Command::Verify { file } = &cli.command {
         return verify_cmd(file);
     }

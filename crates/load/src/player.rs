@@ -74,8 +74,13 @@ struct Inflight {
 
 /// Why a session with a socket ended.
 enum End {
+    /// The run is over.
     Deadline,
+    /// The socket closed or failed.
     Dropped,
+    /// The action in flight had no answer within [`ANSWER_WITHIN`] (counted as
+    /// another error, not a drop): the socket is opened again and the action retried.
+    TimedOut,
 }
 
 /// A socket to the server.
@@ -138,8 +143,8 @@ impl Person {
                     let _ = ws.close(None).await;
                     return;
                 }
-                End::Dropped => {
-                    if !over(&ctx.end) {
+                End::Dropped | End::TimedOut => {
+                    if matches!(end, End::Dropped) && !over(&ctx.end) {
                         ctx.stats.error(ErrorKind::Dropped);
                     }
                     sleep(backoff).await;
@@ -191,7 +196,7 @@ impl Person {
                 }
                 _ = sleep_until(answer_by.unwrap_or(far)), if answer_by.is_some() => {
                     ctx.stats.error(ErrorKind::Other);
-                    return End::Dropped;
+                    return End::TimedOut;
                 }
                 msg = ws.next() => match msg {
                     Some(Ok(Message::Text(text))) => {

@@ -163,3 +163,39 @@ async fn show(bar: ProgressBar, stats: Arc<Stats>, start: Instant, end: Instant)
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    #[test]
+    fn seats_dealt_among_the_sockets() {
+        let game = Arc::new(Game {
+            id: "g".into(),
+            seats: ["yellow", "red", "black", "green"]
+                .iter()
+                .map(|c| (c.to_string(), format!("token-{c}")))
+                .collect(),
+            acked_version: AtomicU64::new(1),
+            acked_count: AtomicU64::new(0),
+            lost: AtomicU64::new(0),
+        });
+        let held = |k| -> Vec<Vec<String>> {
+            split(&game, k)
+                .iter()
+                .map(|p| p.seats.iter().map(|(c, _)| c.clone()).collect())
+                .collect()
+        };
+        assert_eq!(held(4), [["yellow"], ["red"], ["black"], ["green"]]);
+        assert_eq!(held(1), [["yellow", "red", "black", "green"]]);
+        assert_eq!(held(2), [["yellow", "black"], ["red", "green"]]);
+        let three = held(3);
+        assert_eq!(three.len(), 3);
+        assert_eq!(
+            three.iter().map(Vec::len).sum::<usize>(),
+            4,
+            "every seat held once"
+        );
+    }
+}

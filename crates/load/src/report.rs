@@ -56,7 +56,11 @@ impl Report {
         self.acked_lost > 0 || self.duplicated > 0 || self.unreadable > 0
     }
 
-    /// The report as JSON.
+    /// The report as JSON: `games`, `sockets_open`, `seconds`, `actions`,
+    /// `actions_per_second`, `latency_ms` (`p50`, `p95`, `p99`, `max`), `errors`
+    /// (`refused`, `rate_limited`, `socket_dropped`, `other`), `reconnects`,
+    /// `restarts`, `retries`, `retries_refused`, `acked_checked`, `acked_lost`,
+    /// `duplicated`, `unreadable`.
     pub fn to_json(&self) -> Value {
         let [p50, p95, p99, max] = self.latency_ms;
         json!({

@@ -259,6 +259,7 @@ async fn run(
                         Ok(None) => continue,
                         Ok(Some(Said::Check(check))) => Reply::Check(&check).text(),
                         Ok(Some(Said::Auth(seat))) => Reply::Auth { seat }.text(),
+                        Ok(Some(Said::State(view))) => crate::state::state_message(&view).to_string(),
                         Err(e) => error_message(&e),
                     },
                     Some(Ok(Message::Binary(_))) => error_message(&ApiError::bad(
@@ -277,7 +278,8 @@ async fn run(
 
 /// Carries out one message from a client: the same actions as over HTTP. A
 /// change is not answered here: it is pushed to every socket of the game (this
-/// one too) once it is stored. `check` is answered with `{"type": "check",
+/// one too) once it is stored; a retried `action_id` stored before is answered
+/// to this socket alone with the state it made. `check` is answered with `{"type": "check",
 /// "allowed": ...}`; `auth` with `{"type": "auth", "seat": ...}`.
 async fn action(
     state: &Shared,
@@ -347,7 +349,9 @@ async fn action(
     });
     Ok(
         match perform(state, id, action, act, token.as_deref(), Answer::Nothing).await? {
-            Done::Changed(_) => None,
+            // A retried action_id: its stored answer, to this socket alone.
+            Done::Changed(Some(view), true) => Some(Said::State(view)),
+            Done::Changed(..) => None,
             Done::Checked(check) => Some(Said::Check(check)),
         },
     )
@@ -359,4 +363,6 @@ enum Said {
     Check(Check),
     /// The seat an `auth` holds.
     Auth(Colour),
+    /// The game's state a retried action made when it was first stored.
+    State(Box<crate::view::GameView>),
 }

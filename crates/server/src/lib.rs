@@ -17,6 +17,7 @@ mod error;
 pub mod i18n;
 pub mod limits;
 pub mod live;
+mod metrics;
 pub mod seats;
 mod state;
 pub mod view;
@@ -57,7 +58,8 @@ pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> 
     let app = api::routes(&state.guards)
         .fallback(assets::serve)
         .with_state(state.clone());
-    Ok(limits::layers(app, &state.opts.limits))
+    Ok(limits::layers(app, &state.opts.limits)
+        .layer(axum::middleware::map_response(metrics::count_response)))
 }
 
 /// Serves the application on a bound listener until the process ends.

@@ -181,6 +181,12 @@ impl AppState {
         }))
     }
 
+    /// How many games are in memory now (`chaupar_games_in_memory` of
+    /// `/metrics`).
+    pub(crate) async fn loaded(&self) -> usize {
+        self.games.lock().await.len()
+    }
+
     /// The game `id`, loaded from storage if it is not in play; `404` if there is
     /// none. The map stays locked while a game is loaded, so that a game is never
     /// loaded twice (nor brought back by a load racing its deletion).

@@ -17,6 +17,7 @@ use crate::driver::kick;
 use crate::error::ApiError;
 use crate::i18n;
 use crate::live::{Core, Seat};
+use crate::metrics::timed;
 use crate::seats;
 use crate::state::{blocking, change, Answer, Shared};
 use crate::view::GameView;
@@ -180,7 +181,12 @@ pub(crate) fn route(action: Action) -> MethodRouter<Shared> {
             let token = seats::bearer(&headers)?;
             let act: Act = parse_json(&body)?;
             Ok::<Response, ApiError>(
-                match perform(&state, &id, action, act, token.as_deref(), Answer::View).await? {
+                match timed(
+                    action,
+                    perform(&state, &id, action, act, token.as_deref(), Answer::View),
+                )
+                .await?
+                {
                     Done::Changed(view) => Json(view).into_response(),
                     Done::Checked(check) => Json(check).into_response(),
                 },

@@ -18,6 +18,7 @@ mod event;
 pub mod i18n;
 pub mod limits;
 pub mod live;
+mod metrics;
 mod notify;
 pub mod seats;
 mod state;
@@ -64,7 +65,8 @@ pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> 
     let app = api::routes(&state.guards)
         .fallback(assets::serve)
         .with_state(state.clone());
-    Ok(limits::layers(app, &state.opts.limits))
+    Ok(limits::layers(app, &state.opts.limits)
+        .layer(axum::middleware::map_response(metrics::count_response)))
 }
 
 /// Serves the application on a bound listener until the process ends.

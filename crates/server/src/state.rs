@@ -186,7 +186,6 @@ impl AppState {
     }
 
     /// How many games are in memory.
-    #[allow(dead_code)] // read by the metrics
     pub(crate) fn loaded(&self) -> usize {
         self.cache().len()
     }

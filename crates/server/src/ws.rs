@@ -32,6 +32,7 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use crate::api::actions::{perform, Act, Action, Check, Done, ACTIONS};
 use crate::api::{bad_json, parse_json};
 use crate::error::ApiError;
+use crate::metrics::{timed, OpenSocket};
 use crate::state::{blocking, state_message, Answer, Push, Shared, Slot};
 use crate::view::GameView;
 
@@ -65,6 +66,7 @@ pub(crate) async fn api_ws(
         .on_upgrade(move |socket| async move {
             // The connection counts against its address while the socket is open.
             let _held = held;
+            let _open = OpenSocket::new();
             session(state, id, ip, s, socket).await
         })
         .into_response())
@@ -348,7 +350,12 @@ async fn action(
         held.get(&c).cloned()
     });
     Ok(
-        match perform(state, id, action, act, token.as_deref(), Answer::Nothing).await? {
+        match timed(
+            action,
+            perform(state, id, action, act, token.as_deref(), Answer::Nothing),
+        )
+        .await?
+        {
             // A retried action_id: its stored answer, to this socket alone.
             Done::Changed(Some(view), true) => Some(Said::State(view)),
             Done::Changed(..) => None,

@@ -18,6 +18,7 @@ use crate::error::ApiError;
 use crate::event::Event;
 use crate::i18n;
 use crate::live::{Core, Seat};
+use crate::metrics::timed;
 use crate::seats;
 use crate::state::{blocking, change, Answer, Shared};
 use crate::view::GameView;
@@ -182,7 +183,12 @@ pub(crate) fn route(action: Action) -> MethodRouter<Shared> {
             let token = seats::bearer(&headers)?;
             let act: Act = parse_json(&body)?;
             Ok::<Response, ApiError>(
-                match perform(&state, &id, action, act, token.as_deref(), Answer::View).await? {
+                match timed(
+                    action,
+                    perform(&state, &id, action, act, token.as_deref(), Answer::View),
+                )
+                .await?
+                {
                     Done::Changed(view, _) => Json(view).into_response(),
                     Done::Checked(check) => Json(check).into_response(),
                 },

@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// Seconds a WebSocket has to answer a ping before it is closed.
     #[arg(long, default_value_t = 10)]
     pub ws_pong_secs: u64,
+    /// Games kept in memory at most (the least recently used that nobody
+    /// watches are dropped beyond it, and load again from the database).
+    #[arg(long, default_value_t = 10_000)]
+    pub games_in_memory: usize,
     /// Reviews, replays and hints at once (default: the machine's threads).
     #[arg(long)]
     pub engine_jobs: Option<usize>,
@@ -68,6 +72,7 @@ pub fn serve(a: ServeArgs) -> Result<(), String> {
         let opts = chaupar_server::Options {
             delay_ms: a.delay_ms,
             limits: a.limits(),
+            games_in_memory: a.games_in_memory,
         };
         tracing::info!("games are kept in {}", a.db);
         println!("chaupar: open http://{addr}/ in a browser (Ctrl-C stops)");

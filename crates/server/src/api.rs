@@ -1,6 +1,7 @@
 //! The HTTP API (`docs/api.md`), by topic: static facts ([`meta`]), games
 //! ([`games`]), a person's actions, shared with the WebSocket ([`actions`]), and
-//! the engine's work on a game: hint, replay, review ([`analysis`]).
+//! the engine's work on a game: hint, replay, review ([`analysis`]); and for
+//! whoever runs the server, `/healthz` and `/metrics` ([`health`]).
 
 use axum::handler::Handler;
 use axum::routing::{get, post};
@@ -15,12 +16,14 @@ use crate::ws;
 pub(crate) mod actions;
 pub(crate) mod analysis;
 pub(crate) mod games;
+pub(crate) mod health;
 pub(crate) mod meta;
 
 use actions::Action;
 
 /// Every route of the API (the page's files are the router's fallback).
-/// New games and actions are rate-limited per client address (`limits`).
+/// New games and actions are rate-limited per client address (`limits`);
+/// `/healthz` and `/metrics` are not.
 pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
     let by_action = Action::ALL
         .into_iter()
@@ -29,6 +32,8 @@ pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
             r.route(&format!("/api/games/:id/{name}"), route)
         });
     by_action
+        .route("/healthz", get(health::healthz))
+        .route("/metrics", get(health::metrics))
         .route("/api/meta", get(meta::meta))
         .route("/api/board", get(meta::board))
         .route("/api/rules", get(meta::rules))

@@ -88,6 +88,7 @@ impl ApiError {
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> ApiError {
         tracing::error!("database: {e}");
+        crate::metrics::database_error();
         ApiError::internal(format!("database: {e}"))
     }
 }

@@ -14,9 +14,12 @@ pub mod bots;
 pub mod db;
 mod driver;
 mod error;
+mod event;
 pub mod i18n;
 pub mod limits;
 pub mod live;
+mod metrics;
+mod notify;
 pub mod seats;
 mod state;
 pub mod view;
@@ -33,6 +36,10 @@ pub struct Options {
     pub delay_ms: u64,
     /// The bounds on what clients may ask (`docs/api.md`, "Limits").
     pub limits: Limits,
+    /// How many games one server keeps in memory at most (beyond it, the least
+    /// recently used that nobody watches are dropped; they load again when
+    /// asked for).
+    pub games_in_memory: usize,
 }
 
 impl Default for Options {
@@ -40,24 +47,26 @@ impl Default for Options {
         Options {
             delay_ms: 900,
             limits: Limits::default(),
+            games_in_memory: 10_000,
         }
     }
 }
 
-/// Builds the application: opens (and if need be creates) the database, and
-/// resumes the computer players of the games in it.
+/// Builds the application: opens (and if need be creates or migrates) the
+/// database, resumes the computer players of the games in it (the sweep of
+/// [`driver`]) and, on PostgreSQL, listens to the changes other servers make.
 pub async fn router(db_url: &str, opts: Options) -> Result<Router, sqlx::Error> {
     let state = state::AppState::open(db_url, opts).await?;
-    for g in db::list(&state.db).await? {
-        if g.status == "playing" {
-            driver::kick(state.clone(), g.id);
-        }
+    driver::spawn_sweep(state.clone());
+    if state.db.postgres {
+        notify::spawn(state.clone());
     }
     limits::spawn_cleanup(state.guards.clone());
     let app = api::routes(&state.guards)
         .fallback(assets::serve)
         .with_state(state.clone());
-    Ok(limits::layers(app, &state.opts.limits))
+    Ok(limits::layers(app, &state.opts.limits)
+        .layer(axum::middleware::map_response(metrics::count_response)))
 }
 
 /// Serves the application on a bound listener until the process ends.

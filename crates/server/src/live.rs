@@ -6,7 +6,9 @@ use chaupar_core::{record, Colour, Game, Position, Step, Turn};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::db::Stored;
+use crate::db::games::Head;
+use crate::db::{Stored, StoredAction};
+use crate::event::Event;
 use crate::view::Summary;
 
 /// Who plays a colour.
@@ -46,7 +48,7 @@ pub struct Core {
     pub seats: BTreeMap<Colour, Seat>,
     /// Pause before each computer throw and play, in milliseconds.
     pub delay_ms: u64,
-    /// Counts the stored changes since the game was loaded.
+    /// The stored version: one more with every change, restarts included.
     pub version: u64,
     /// Who holds the seats (token hashes, invites, names).
     pub seating: crate::seats::Seating,
@@ -216,22 +218,24 @@ impl Core {
         Some((c, *self.seats.get(&c).unwrap_or(&Seat::Person)))
     }
 
-    /// The stored form.
+    /// The head row of a game just made or imported (at version 1, with no
+    /// action stored yet).
     pub fn stored(&self) -> Stored {
         let partial = Partial {
             thrown: self.turn.is_some(),
             steps: self.turn.as_ref().map(|t| t.steps()).unwrap_or_default(),
         };
+        let head = self.head();
         Stored {
             id: self.id.clone(),
             created: self.created,
-            updated: now(),
+            updated: head.updated,
             record: record::write(&self.game, &[]),
             partial: serde_json::to_string(&partial).unwrap_or_default(),
             seats: serde_json::to_string(&self.seats).unwrap_or_default(),
             delay_ms: self.delay_ms as i64,
-            status: if self.over() { "over" } else { "playing" }.into(),
-            summary: serde_json::to_string(&Summary::of(self)).unwrap_or_default(),
+            status: head.status,
+            summary: head.summary,
             dice: self
                 .game
                 .dice_secret()
@@ -239,10 +243,62 @@ impl Core {
                 .unwrap_or_default(),
             seating: serde_json::to_string(&self.seating).unwrap_or_default(),
             chat: serde_json::to_string(&self.chat).unwrap_or_default(),
+            version: self.version as i64,
+            base_version: self.version as i64,
+            due: head.due,
         }
     }
 
-    /// Rebuilds a game from its stored form.
+    /// What the head row says of the game as it is now.
+    pub fn head(&self) -> Head {
+        Head {
+            version: self.version as i64,
+            updated: now(),
+            status: if self.over() { "over" } else { "playing" }.into(),
+            summary: serde_json::to_string(&Summary::of(self)).unwrap_or_default(),
+            due: self.due(),
+        }
+    }
+
+    /// When the server must act in the game (seconds since 1970): now when a
+    /// computer is to move, at the deadline when a person's time may run out;
+    /// none when it waits for people or is over.
+    pub fn due(&self) -> Option<i64> {
+        if self.archive() {
+            return None;
+        }
+        match self.seat_to_move()? {
+            (_, Seat::Computer { .. }) => Some(self.seating.turn_since.min(now())),
+            (_, Seat::Person) => self.deadline(),
+        }
+    }
+
+    /// Rebuilds a game from its head row and the actions stored after it
+    /// (oldest first).
+    pub fn load(s: &Stored, actions: &[StoredAction]) -> Result<Core, String> {
+        let mut core = Core::from_stored(s)?;
+        core.catch_up(actions)?;
+        Ok(core)
+    }
+
+    /// Applies actions stored after the game's version (oldest first), each of
+    /// which must make the next version.
+    pub fn catch_up(&mut self, actions: &[StoredAction]) -> Result<(), String> {
+        for a in actions {
+            if a.seq != self.version as i64 + 1 {
+                return Err(format!(
+                    "game {}: stored action {} follows version {}",
+                    self.id, a.seq, self.version
+                ));
+            }
+            let event = Event::from_json(&a.action)?;
+            self.apply(&event, a.at)
+                .map_err(|e| format!("game {}: stored action {}: {}", self.id, a.seq, e.message))?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds a game from its head row alone (the game as it was made).
     pub fn from_stored(s: &Stored) -> Result<Core, String> {
         let mut game = if s.dice.is_empty() {
             record::replay(&s.record)
@@ -273,7 +329,7 @@ impl Core {
             turn,
             seats,
             delay_ms: s.delay_ms.max(0) as u64,
-            version: 1,
+            version: s.base_version.max(1) as u64,
             // Games stored before seats had tokens have none: nobody acts in them.
             seating: match s.seating.as_str() {
                 "" => Default::default(),

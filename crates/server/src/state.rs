@@ -1,19 +1,24 @@
-//! The games in play: one slot per game (loaded from storage on first use), and
-//! the one way a game changes: [`change`] makes the change on a copy off the async
-//! workers, stores it, keeps it and pushes it to the game's WebSockets.
+//! The games in play: a bounded cache of games loaded from storage (the
+//! storage is the authority: several servers may share it), and the one way a
+//! game changes: [`change`] makes the change on a copy off the async workers,
+//! appends it to storage if the game is still at the version it was made on
+//! (else catches up and decides again), keeps it and pushes it to the game's
+//! WebSockets.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use sqlx::AnyPool;
 use tokio::sync::{broadcast, Mutex};
 
 use crate::bots::Bot;
+use crate::db::{Appended, Db};
 use crate::error::ApiError;
+use crate::event::Event;
 use crate::live::Core;
 use crate::view::GameView;
-use crate::{db, Options};
+use crate::Options;
 
 /// How many pushes a slow WebSocket may fall behind before it is sent the
 /// current state instead of the ones it missed.
@@ -22,13 +27,22 @@ const PUSH_BACKLOG: usize = 64;
 /// The application's state, shared by every request.
 pub(crate) struct AppState {
     /// The storage.
-    pub db: AnyPool,
+    pub db: Db,
+    /// This server's name in the leases of computer seats: `local` on SQLite
+    /// (one server per file), a random one on PostgreSQL.
+    pub holder: String,
     /// The server's settings.
     pub opts: Options,
     /// The rate limiters and the engine's semaphore.
     pub guards: Arc<crate::limits::Guards>,
-    /// The games loaded, by id.
-    games: Mutex<HashMap<String, Slot>>,
+    /// The games loaded, by id, and when each was last asked for.
+    games: std::sync::Mutex<HashMap<String, Cached>>,
+}
+
+/// A game in the cache.
+struct Cached {
+    slot: Slot,
+    used: Instant,
 }
 
 /// The application's state as the handlers hold it.
@@ -125,25 +139,6 @@ impl Entry {
             .send(Push::Presence(Arc::new(self.presence_message())));
     }
 
-    /// Adds a chat line: stored, kept, and pushed to the game's WebSockets.
-    pub async fn chat(
-        &mut self,
-        db: &AnyPool,
-        line: crate::live::ChatLine,
-    ) -> Result<(), ApiError> {
-        self.live()?;
-        let mut next = self.core.clone();
-        next.chat.push(line.clone());
-        let over = next.chat.len().saturating_sub(crate::live::CHAT_KEPT);
-        next.chat.drain(..over);
-        db::save(db, &next.stored()).await?;
-        self.core = next;
-        let text = serde_json::json!({"type": "chat", "line": line}).to_string();
-        let public = self.core.seating.spectator_chat;
-        let _ = self.tx.send(Push::Chat(Arc::new(text), public));
-        Ok(())
-    }
-
     /// An error unless the game is still there: a request that waited for the
     /// lock while the game was deleted must not store it again.
     pub fn live(&self) -> Result<(), ApiError> {
@@ -170,32 +165,74 @@ where
         .map_err(|e| ApiError::internal(e.to_string()))
 }
 
+/// How long a game nobody watches stays in the cache after its last request.
+const IDLE: Duration = Duration::from_secs(300);
+
 impl AppState {
     /// Opens the storage (creating it if need be).
     pub async fn open(db_url: &str, opts: Options) -> Result<Shared, sqlx::Error> {
+        let db = crate::db::open(db_url).await?;
+        let holder = match db.postgres {
+            true => format!("{:016x}", crate::live::server_u64()),
+            false => "local".to_string(),
+        };
         Ok(Arc::new(AppState {
-            db: db::open(db_url).await?,
+            db,
+            holder,
             guards: Arc::new(crate::limits::Guards::new(&opts.limits)),
             opts,
-            games: Mutex::new(HashMap::new()),
+            games: std::sync::Mutex::new(HashMap::new()),
         }))
     }
 
-    /// The game `id`, loaded from storage if it is not in play; `404` if there is
-    /// none. The map stays locked while a game is loaded, so that a game is never
-    /// loaded twice (nor brought back by a load racing its deletion).
+    /// How many games are in memory.
+    pub(crate) fn loaded(&self) -> usize {
+        self.cache().len()
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cached>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The game `id` if it is in memory (without counting it as used).
+    pub(crate) fn slots_of(&self, id: &str) -> Option<Slot> {
+        self.cache().get(id).map(|c| c.slot.clone())
+    }
+
+    /// The game `id` as loaded, if it is.
+    fn cached(&self, id: &str) -> Option<Slot> {
+        let mut games = self.cache();
+        let c = games.get_mut(id)?;
+        c.used = Instant::now();
+        Some(c.slot.clone())
+    }
+
+    /// The game `id`, loaded from storage if it is not in memory; `404` if there
+    /// is none. On PostgreSQL (which other servers may change) a game in memory
+    /// is first brought up to the stored version.
     pub async fn slot(&self, id: &str) -> Result<Slot, ApiError> {
-        let mut games = self.games.lock().await;
-        if let Some(s) = games.get(id) {
-            return Ok(s.clone());
+        if let Some(s) = self.cached(id) {
+            if self.db.postgres {
+                let mut e = s.lock().await;
+                refresh(self, &mut e).await?;
+            }
+            return Ok(s);
         }
-        let stored = db::load(&self.db, id).await?.ok_or_else(|| no_game(id))?;
-        let core = blocking(move || Core::from_stored(&stored))
+        let stored = crate::db::games::load(&self.db, id)
+            .await?
+            .ok_or_else(|| no_game(id))?;
+        let actions = crate::db::actions::after(&self.db, id, stored.base_version, None).await?;
+        let core = blocking(move || Core::load(&stored, &actions))
             .await?
             .map_err(|e| ApiError::internal(format!("stored game {id} cannot be replayed: {e}")))?;
-        let s = Arc::new(Mutex::new(Entry::new(core)));
-        games.insert(id.to_string(), s.clone());
-        Ok(s)
+        let mut games = self.cache();
+        // Loaded meanwhile by another request: keep that one.
+        let c = games.entry(id.to_string()).or_insert_with(|| Cached {
+            slot: Arc::new(Mutex::new(Entry::new(core))),
+            used: Instant::now(),
+        });
+        c.used = Instant::now();
+        Ok(c.slot.clone())
     }
 
     /// What `f` takes from the game `id` as it is now (a copy, so that the
@@ -208,13 +245,12 @@ impl AppState {
 
     /// Stores a new game and puts it in play; answers its view.
     pub async fn insert(&self, core: Core) -> Result<GameView, ApiError> {
-        db::save(&self.db, &core.stored()).await?;
+        crate::db::games::insert(&self.db, &core.stored()).await?;
         let view = GameView::of(&core);
         let id = core.id.clone();
-        self.games
-            .lock()
-            .await
-            .insert(id, Arc::new(Mutex::new(Entry::new(core))));
+        let slot = Arc::new(Mutex::new(Entry::new(core)));
+        let used = Instant::now();
+        self.cache().insert(id, Cached { slot, used });
         Ok(view)
     }
 
@@ -229,12 +265,54 @@ impl AppState {
         let mut e = s.lock().await;
         e.live()?;
         allow(&e.core)?;
-        db::delete(&self.db, id).await?;
+        crate::db::games::delete(&self.db, id).await?;
+        self.forget(id, &mut e);
+        Ok(())
+    }
+
+    /// Marks a deleted game as such, tells its WebSockets and drops it from
+    /// the cache.
+    pub(crate) fn forget(&self, id: &str, e: &mut Entry) {
         e.deleted = true;
         // No receiver is not an error: nobody is watching.
         let _ = e.tx.send(Push::Deleted);
-        self.games.lock().await.remove(id);
-        Ok(())
+        self.cache().remove(id);
+    }
+
+    /// The games in memory.
+    pub(crate) fn slots(&self) -> Vec<(String, Slot)> {
+        let games = self.cache();
+        games
+            .iter()
+            .map(|(id, c)| (id.clone(), c.slot.clone()))
+            .collect()
+    }
+
+    /// Drops from the cache the games nobody uses: those no WebSocket watches,
+    /// no computer driver runs and no request holds, once they are over or
+    /// idle for [`IDLE`]; and, while the cache holds more than `max` games, the
+    /// least recently used of those, idle or not.
+    pub(crate) fn evict(&self, max: usize) {
+        let mut games = self.cache();
+        let unused = |c: &Cached| {
+            Arc::strong_count(&c.slot) == 1
+                && c.slot
+                    .try_lock()
+                    .is_ok_and(|e| e.tx.receiver_count() == 0 && !e.driving)
+        };
+        let over = |c: &Cached| c.slot.try_lock().is_ok_and(|e| e.core.over());
+        games.retain(|_, c| !(unused(c) && (over(c) || c.used.elapsed() > IDLE)));
+        if games.len() > max {
+            let mut idle: Vec<(Instant, String)> = (games.iter())
+                .filter(|(_, c)| unused(c))
+                .map(|(id, c)| (c.used, id.clone()))
+                .collect();
+            idle.sort();
+            let extra = games.len() - max;
+            for (_, id) in idle.into_iter().take(extra) {
+                games.remove(&id);
+            }
+        }
     }
 }
 
@@ -248,38 +326,194 @@ pub(crate) enum Answer {
     Nothing,
 }
 
-/// Changes a game: runs `f` on a copy off the async workers, stores the copy,
-/// then keeps it and pushes its state to the game's WebSockets. On any error
-/// nothing changes. Every change of a game goes through here.
-pub(crate) async fn change<F>(
-    db: &AnyPool,
+/// What [`change`] did.
+pub(crate) struct Outcome {
+    /// The game's view after the change, when asked for (or watched).
+    pub view: Option<GameView>,
+    /// Whether the change was stored before, under the same `action_id`: not
+    /// made again, and `view` is the answer it had then.
+    pub repeated: bool,
+}
+
+/// How often [`change`] decides again when other changes come first.
+const TRIES: usize = 8;
+
+/// Changes a game: `decide` says what change to make of the game as it is
+/// (and checks who may make it); the change is made on a copy off the async
+/// workers, appended to storage if the game is still at the version it was
+/// made on, then kept and pushed to the game's WebSockets. When the game has
+/// moved on meanwhile (another server, another request), it catches up and
+/// decides again. An `action_id` stored before is answered as it was then (if
+/// the change is the same) and not made twice. On any error nothing changes.
+/// Every change of a game goes through here.
+pub(crate) async fn change<D>(
+    state: &AppState,
     entry: &mut Entry,
     answer: Answer,
-    f: F,
-) -> Result<Option<GameView>, ApiError>
+    action_id: Option<&str>,
+    decide: D,
+) -> Result<Outcome, ApiError>
 where
-    F: FnOnce(&mut Core) -> Result<(), ApiError> + Send + 'static,
+    D: Fn(&Core) -> Result<Event, ApiError>,
 {
-    entry.live()?;
-    let mut next = entry.core.clone();
-    next.version += 1;
-    let watched = entry.tx.receiver_count() > 0;
-    let (next, view) = blocking(move || {
-        let (turns, to_move) = (next.game.turns().len(), next.game.position().to_move());
-        f(&mut next)?;
-        // A new turn (or a seat handed over) starts the clock of `turn_seconds`.
-        if (next.game.turns().len(), next.game.position().to_move()) != (turns, to_move) {
-            next.seating.turn_since = crate::live::now();
+    for _ in 0..TRIES {
+        entry.live()?;
+        let event = decide(&entry.core)?;
+        let mut next = entry.core.clone();
+        let watched = entry.tx.receiver_count() > 0;
+        let at = crate::db::now_ms();
+        let made = event.clone();
+        let applied = blocking(move || {
+            next.apply(&made, at)?;
+            let view = (watched || answer == Answer::View).then(|| GameView::of(&next));
+            Ok::<_, ApiError>((next, view))
+        })
+        .await?;
+        let (next, view) = match applied {
+            Ok(done) => done,
+            Err(err) => {
+                return match action_id {
+                    Some(aid) => match repeated(state, &entry.core.id, aid, &event).await? {
+                        Some(view) => Ok(view),
+                        None => Err(err),
+                    },
+                    None => Err(err),
+                }
+            }
+        };
+        let id = entry.core.id.clone();
+        let stored = crate::db::actions::append(
+            &state.db,
+            &id,
+            &next.head(),
+            at,
+            &event.to_json(),
+            action_id,
+        )
+        .await?;
+        match stored {
+            Appended::Stored => {
+                entry.core = next;
+                entry.push(&event, view.as_ref());
+                return Ok(Outcome {
+                    view,
+                    repeated: false,
+                });
+            }
+            Appended::Stale => {
+                if let Some(aid) = action_id {
+                    if let Some(view) = repeated(state, &id, aid, &event).await? {
+                        return Ok(view);
+                    }
+                }
+                catch_up(state, entry).await?;
+            }
         }
-        let view = (watched || answer == Answer::View).then(|| GameView::of(&next));
-        Ok::<_, ApiError>((next, view))
-    })
-    .await??;
-    db::save(db, &next.stored()).await?;
-    entry.core = next;
-    if let (true, Some(view)) = (watched, &view) {
-        // No receiver is not an error: everyone may have gone meanwhile.
-        let _ = entry.tx.send(Push::State(state_message(view)));
     }
-    Ok(view)
+    Err(ApiError::new(
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "the game is changing too fast here: try again",
+    ))
+}
+
+/// The stored answer to an action stored before under `action_id`, if there
+/// is one: `409` if it was another change.
+async fn repeated(
+    state: &AppState,
+    id: &str,
+    action_id: &str,
+    event: &Event,
+) -> Result<Option<Outcome>, ApiError> {
+    let Some(stored) = crate::db::actions::find(&state.db, id, action_id).await? else {
+        return Ok(None);
+    };
+    if Event::from_json(&stored.action).as_ref() != Ok(event) {
+        return Err(ApiError::conflict(format!(
+            "action_id {action_id:?} was used for another action"
+        )));
+    }
+    let head = crate::db::games::load(&state.db, id)
+        .await?
+        .ok_or_else(|| no_game(id))?;
+    let actions =
+        crate::db::actions::after(&state.db, id, head.base_version, Some(stored.seq)).await?;
+    let view = blocking(move || Core::load(&head, &actions).map(|core| GameView::of(&core)))
+        .await?
+        .map_err(ApiError::internal)?;
+    Ok(Some(Outcome {
+        view: Some(view),
+        repeated: true,
+    }))
+}
+
+/// Brings a game in memory up to its stored version, if another server (or
+/// another copy of it) has moved it on.
+pub(crate) async fn refresh(state: &AppState, entry: &mut Entry) -> Result<(), ApiError> {
+    if entry.deleted {
+        return Ok(());
+    }
+    match crate::db::games::version(&state.db, &entry.core.id).await? {
+        Some(v) if v as u64 > entry.core.version => catch_up(state, entry).await,
+        Some(_) => Ok(()),
+        None => {
+            let id = entry.core.id.clone();
+            state.forget(&id, entry);
+            Ok(())
+        }
+    }
+}
+
+/// Applies the actions stored after the game's version in memory, one by one,
+/// pushing each to the game's WebSockets: so every socket, on every server,
+/// is sent every change once and in order. A game no longer stored is marked
+/// deleted.
+pub(crate) async fn catch_up(state: &AppState, entry: &mut Entry) -> Result<(), ApiError> {
+    let id = entry.core.id.clone();
+    let actions =
+        crate::db::actions::after(&state.db, &id, entry.core.version as i64, None).await?;
+    if actions.is_empty() {
+        if crate::db::games::version(&state.db, &id).await?.is_none() {
+            state.forget(&id, entry);
+            return Err(no_game(&id));
+        }
+        return Ok(());
+    }
+    let mut core = entry.core.clone();
+    let watched = entry.tx.receiver_count() > 0;
+    let (core_now, pushes) = blocking(move || {
+        let mut pushes = Vec::new();
+        for a in &actions {
+            core.catch_up(std::slice::from_ref(a))?;
+            let event = Event::from_json(&a.action)?;
+            let view =
+                (watched && !matches!(event, Event::Chat { .. })).then(|| GameView::of(&core));
+            pushes.push((event, view));
+        }
+        Ok::<_, String>((core, pushes))
+    })
+    .await?
+    .map_err(|e| ApiError::internal(format!("stored game {id} cannot be replayed: {e}")))?;
+    entry.core = core_now;
+    for (event, view) in pushes {
+        entry.push(&event, view.as_ref());
+    }
+    Ok(())
+}
+
+impl Entry {
+    /// Tells the game's WebSockets of a change (no receiver is not an error:
+    /// everyone may have gone).
+    fn push(&self, event: &Event, view: Option<&GameView>) {
+        match (event, view) {
+            (Event::Chat { line }, _) => {
+                let text = serde_json::json!({"type": "chat", "line": line}).to_string();
+                let public = self.core.seating.spectator_chat;
+                let _ = self.tx.send(Push::Chat(Arc::new(text), public));
+            }
+            (_, Some(view)) => {
+                let _ = self.tx.send(Push::State(state_message(view)));
+            }
+            (_, None) => {}
+        }
+    }
 }

@@ -32,6 +32,7 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use crate::api::actions::{perform, Act, Action, Check, Done, ACTIONS};
 use crate::api::{bad_json, parse_json};
 use crate::error::ApiError;
+use crate::metrics::{timed, OpenSocket};
 use crate::state::{blocking, state_message, Answer, Push, Shared, Slot};
 use crate::view::GameView;
 
@@ -65,6 +66,7 @@ pub(crate) async fn api_ws(
         .on_upgrade(move |socket| async move {
             // The connection counts against its address while the socket is open.
             let _held = held;
+            let _open = OpenSocket::new();
             session(state, id, ip, s, socket).await
         })
         .into_response())
@@ -259,6 +261,7 @@ async fn run(
                         Ok(None) => continue,
                         Ok(Some(Said::Check(check))) => Reply::Check(&check).text(),
                         Ok(Some(Said::Auth(seat))) => Reply::Auth { seat }.text(),
+                        Ok(Some(Said::State(view))) => crate::state::state_message(&view).to_string(),
                         Err(e) => error_message(&e),
                     },
                     Some(Ok(Message::Binary(_))) => error_message(&ApiError::bad(
@@ -277,7 +280,8 @@ async fn run(
 
 /// Carries out one message from a client: the same actions as over HTTP. A
 /// change is not answered here: it is pushed to every socket of the game (this
-/// one too) once it is stored. `check` is answered with `{"type": "check",
+/// one too) once it is stored; a retried `action_id` stored before is answered
+/// to this socket alone with the state it made. `check` is answered with `{"type": "check",
 /// "allowed": ...}`; `auth` with `{"type": "auth", "seat": ...}`.
 async fn action(
     state: &Shared,
@@ -346,8 +350,15 @@ async fn action(
         held.get(&c).cloned()
     });
     Ok(
-        match perform(state, id, action, act, token.as_deref(), Answer::Nothing).await? {
-            Done::Changed(_) => None,
+        match timed(
+            action,
+            perform(state, id, action, act, token.as_deref(), Answer::Nothing),
+        )
+        .await?
+        {
+            // A retried action_id: its stored answer, to this socket alone.
+            Done::Changed(Some(view), true) => Some(Said::State(view)),
+            Done::Changed(..) => None,
             Done::Checked(check) => Some(Said::Check(check)),
         },
     )
@@ -359,4 +370,6 @@ enum Said {
     Check(Check),
     /// The seat an `auth` holds.
     Auth(Colour),
+    /// The game's state a retried action made when it was first stored.
+    State(Box<crate::view::GameView>),
 }

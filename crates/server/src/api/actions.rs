@@ -15,8 +15,10 @@ use serde::{Deserialize, Serialize};
 use super::parse_json;
 use crate::driver::kick;
 use crate::error::ApiError;
+use crate::event::Event;
 use crate::i18n;
 use crate::live::{Core, Seat};
+use crate::metrics::timed;
 use crate::seats;
 use crate::state::{blocking, change, Answer, Shared};
 use crate::view::GameView;
@@ -163,9 +165,10 @@ pub(crate) struct Check {
 
 /// What an action did.
 pub(crate) enum Done {
-    /// The game changed (and was pushed to its WebSockets); its new state when
-    /// it was asked for.
-    Changed(Option<Box<GameView>>),
+    /// The game changed (and was pushed to its WebSockets): its new state when
+    /// it was asked for; and whether the action was a retry of one stored
+    /// before, answered with the state it made then (nothing was pushed).
+    Changed(Option<Box<GameView>>, bool),
     /// The answer to `check`.
     Checked(Check),
 }
@@ -180,8 +183,13 @@ pub(crate) fn route(action: Action) -> MethodRouter<Shared> {
             let token = seats::bearer(&headers)?;
             let act: Act = parse_json(&body)?;
             Ok::<Response, ApiError>(
-                match perform(&state, &id, action, act, token.as_deref(), Answer::View).await? {
-                    Done::Changed(view) => Json(view).into_response(),
+                match timed(
+                    action,
+                    perform(&state, &id, action, act, token.as_deref(), Answer::View),
+                )
+                .await?
+                {
+                    Done::Changed(view, _) => Json(view).into_response(),
                     Done::Checked(check) => Json(check).into_response(),
                 },
             )
@@ -190,9 +198,11 @@ pub(crate) fn route(action: Action) -> MethodRouter<Shared> {
 }
 
 /// Carries out a person's action: checks the seat's token ([`seats::authorize`]:
-/// `401` without one, `403` with another seat's) and the turn, then checks the step or
-/// changes the game (through [`change`], which stores it and pushes it to the
-/// game's WebSockets) and wakes the computer seats.
+/// `401` without one, `403` with another seat's), then checks the step or
+/// changes the game through [`change`], which checks the turn and the rules,
+/// answers a retried `action_id` as it was answered the first time, stores the
+/// change only on the version it was made on, and pushes it to the game's
+/// WebSockets; then wakes the computer seats. One path for HTTP and WebSocket.
 pub(crate) async fn perform(
     state: &Shared,
     id: &str,
@@ -201,27 +211,16 @@ pub(crate) async fn perform(
     token: Option<&str>,
     answer: Answer,
 ) -> Result<Done, ApiError> {
+    let c: Colour = (act.seat.parse()).map_err(|e| ApiError::bad(format!("seat: {e}")))?;
+    let action_id = act.action_id()?.map(str::to_string);
     let s = state.slot(id).await?;
     let mut e = s.lock().await;
     e.live()?;
-    if e.core.archive() {
-        return Err(ApiError::conflict(
-            "this game is an archive: watch and replay only",
-        ));
-    }
-    let c: Colour = (act.seat.parse()).map_err(|e| ApiError::bad(format!("seat: {e}")))?;
-    act.action_id()?;
-    if let Some(Seat::Computer { .. }) = e.core.seats.get(&c) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("{} is played by the computer", c.title()),
-        ));
-    }
-    seats::authorize(&e.core, token, c)?;
-    check_seat(&e.core, c)?;
     let what = match action {
         Action::Change(what) => what,
         Action::Check => {
+            may_act(&e.core, token, c)?;
+            check_seat(&e.core, c)?;
             let question = act.question()?;
             let turn = turn(&e.core)?.clone();
             drop(e);
@@ -239,14 +238,45 @@ pub(crate) async fn perform(
             }));
         }
     };
+    may_act(&e.core, token, c)?;
     act.only_step()?;
-    let view = change(&state.db, &mut e, answer, move |core| {
-        apply(core, what, &act)
+    let event = match what {
+        Change::Throw => Event::Throw { seat: c },
+        Change::Step => Event::Step {
+            seat: c,
+            step: step_of(&act)?,
+        },
+        Change::Undo => Event::Undo { seat: c },
+        Change::End => Event::End { seat: c },
+    };
+    // Checked again on the game as it is when the change is made.
+    let done = change(state, &mut e, answer, action_id.as_deref(), |core| {
+        may_act(core, token, c)?;
+        Ok(event.clone())
     })
     .await?;
     drop(e);
-    kick(state.clone(), id.to_string());
-    Ok(Done::Changed(view.map(Box::new)))
+    if !done.repeated {
+        kick(state.clone(), id.to_string());
+    }
+    Ok(Done::Changed(done.view.map(Box::new), done.repeated))
+}
+
+/// Checks that the game takes actions and that `token` holds `c`'s seat, a
+/// person's.
+fn may_act(core: &Core, token: Option<&str>, c: Colour) -> Result<(), ApiError> {
+    if core.archive() {
+        return Err(ApiError::conflict(
+            "this game is an archive: watch and replay only",
+        ));
+    }
+    if let Some(Seat::Computer { .. }) = core.seats.get(&c) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("{} is played by the computer", c.title()),
+        ));
+    }
+    seats::authorize(core, token, c)
 }
 
 /// Checks that `c` is a person whose turn it is.
@@ -279,34 +309,4 @@ fn turn(core: &Core) -> Result<&Turn, ApiError> {
     core.turn
         .as_ref()
         .ok_or_else(|| ApiError::conflict("throw the dice first"))
-}
-
-fn turn_mut(core: &mut Core) -> Result<&mut Turn, ApiError> {
-    core.turn
-        .as_mut()
-        .ok_or_else(|| ApiError::conflict("throw the dice first"))
-}
-
-/// A change on a copy of the game (engine work: run off the async workers).
-fn apply(core: &mut Core, what: Change, act: &Act) -> Result<(), ApiError> {
-    match what {
-        Change::Throw => core.throw().map_err(ApiError::conflict),
-        Change::Step => {
-            let step = step_of(act)?;
-            turn_mut(core)?
-                .step(step)
-                .map_err(|why| ApiError::illegal(&why))
-        }
-        Change::Undo => turn_mut(core)?
-            .undo()
-            .map(|_| ())
-            .ok_or_else(|| ApiError::conflict("no step to take back")),
-        Change::End => {
-            let play = turn(core)?
-                .finish()
-                .map_err(|why| ApiError::illegal(&why))?;
-            core.play_whole(&play.steps)
-                .map_err(ApiError::unprocessable)
-        }
-    }
 }

@@ -17,6 +17,7 @@ use super::parse_json;
 use crate::db;
 use crate::driver::kick;
 use crate::error::ApiError;
+use crate::event::Event;
 use crate::live::{self, Core, Seat};
 use crate::seats::{self, Seating, Secrets};
 use crate::state::{blocking, change, Answer, Shared};
@@ -106,7 +107,7 @@ pub(crate) async fn list(
     let (rows, total) = if q.filter.as_deref() == Some("open") {
         // Which playing games are open is in their summaries: read them all
         // (without their records) and page here.
-        let (all, _) = db::page(&state.db, status, i64::MAX, 0).await?;
+        let (all, _) = db::games::page(&state.db, status, i64::MAX, 0).await?;
         let open: Vec<db::Brief> = all
             .into_iter()
             .filter(|g| {
@@ -124,7 +125,7 @@ pub(crate) async fn list(
             .collect();
         (rows, total)
     } else {
-        db::page(&state.db, status, per as i64, offset).await?
+        db::games::page(&state.db, status, per as i64, offset).await?
     };
     let games = rows
         .into_iter()
@@ -481,36 +482,35 @@ pub(crate) async fn change_seat(
     let s = state.slot(&id).await?;
     let mut e = s.lock().await;
     e.live()?;
-    seats::authorize_owner(&e.core, token.as_deref())?;
-    let mut all =
-        serde_json::to_value(&e.core.seats).map_err(|e| ApiError::internal(e.to_string()))?;
-    all[req.seat.title().to_ascii_lowercase()] = req.to;
-    let new_seats =
-        live::parse_seats(&all, e.core.game.position()).map_err(ApiError::unprocessable)?;
-    let to = new_seats[&req.seat];
-    if e.core.over() {
-        return Err(ApiError::conflict("the game is over"));
-    }
+    // A new invite code, kept only if the seat goes to a person.
     let mut secrets = Secrets::default();
-    if to == Seat::Person {
-        let code = seats::secret();
-        secrets.invites.insert(req.seat, code.clone());
-    }
+    secrets.invites.insert(req.seat, seats::secret());
     let invite = secrets.invites.get(&req.seat).map(|c| seats::digest(c));
     let colour = req.seat;
-    let game = change(&state.db, &mut e, Answer::View, move |core| {
-        core.seats = new_seats;
-        core.seating.tokens.remove(&colour);
-        core.seating.names.remove(&colour);
-        core.seating.invites.remove(&colour);
-        if let Some(h) = invite {
-            core.seating.invites.insert(colour, h);
+    let decide = |core: &Core| {
+        seats::authorize_owner(core, token.as_deref())?;
+        let mut all =
+            serde_json::to_value(&core.seats).map_err(|e| ApiError::internal(e.to_string()))?;
+        all[colour.title().to_ascii_lowercase()] = req.to.clone();
+        let new_seats =
+            live::parse_seats(&all, core.game.position()).map_err(ApiError::unprocessable)?;
+        if core.over() {
+            return Err(ApiError::conflict("the game is over"));
         }
-        // A turn under way is played by the computer from its start.
-        Ok(())
-    })
-    .await?
-    .ok_or_else(|| ApiError::internal("no view"))?;
+        let to = new_seats[&colour];
+        Ok(Event::Seat {
+            seat: colour,
+            to,
+            invite: (to == Seat::Person).then(|| invite.clone()).flatten(),
+        })
+    };
+    let game = change(&state, &mut e, Answer::View, None, decide)
+        .await?
+        .view
+        .ok_or_else(|| ApiError::internal("no view"))?;
+    if !matches!(game.seats.get(&colour), Some(Seat::Person)) {
+        secrets.invites.clear();
+    }
     drop(e);
     kick(state.clone(), id);
     Ok(Json(Created { game, secrets }))
@@ -547,45 +547,45 @@ pub(crate) async fn join(
     let s = state.slot(&id).await?;
     let mut e = s.lock().await;
     e.live()?;
-    let core = &e.core;
     let colour = req.seat;
-    if core.over() {
-        return Err(ApiError::conflict("the game is over"));
-    }
-    if !core.seating.free(&core.seats).contains(&colour) {
-        return Err(ApiError::conflict(format!(
-            "{}'s seat is not free",
-            colour.title()
-        )));
-    }
-    let invited = match (&req.invite, core.seating.invites.get(&colour)) {
-        (Some(code), Some(h)) => {
-            subtle::ConstantTimeEq::ct_eq(seats::digest(code).as_bytes(), h.as_bytes()).into()
-        }
-        _ => false,
-    };
-    if !invited && !core.seating.open {
-        return Err(ApiError::new(
-            axum::http::StatusCode::FORBIDDEN,
-            format!(
-                "{}'s seat is taken by invite only: open the invite link",
-                colour.title()
-            ),
-        ));
-    }
     let token = seats::secret();
     let hash = seats::digest(&token);
-    let game = change(&state.db, &mut e, Answer::View, move |core| {
-        core.seating.tokens.insert(colour, hash);
-        core.seating.invites.remove(&colour);
-        core.seating.names.insert(colour, name);
-        if let Some(seed) = seed {
-            core.add_client_seed(colour, seed);
+    let decide = |core: &Core| {
+        if core.over() {
+            return Err(ApiError::conflict("the game is over"));
         }
-        Ok(())
-    })
-    .await?
-    .ok_or_else(|| ApiError::internal("no view"))?;
+        if !core.seating.free(&core.seats).contains(&colour) {
+            return Err(ApiError::conflict(format!(
+                "{}'s seat is not free",
+                colour.title()
+            )));
+        }
+        let invited = match (&req.invite, core.seating.invites.get(&colour)) {
+            (Some(code), Some(h)) => {
+                subtle::ConstantTimeEq::ct_eq(seats::digest(code).as_bytes(), h.as_bytes()).into()
+            }
+            _ => false,
+        };
+        if !invited && !core.seating.open {
+            return Err(ApiError::new(
+                axum::http::StatusCode::FORBIDDEN,
+                format!(
+                    "{}'s seat is taken by invite only: open the invite link",
+                    colour.title()
+                ),
+            ));
+        }
+        Ok(Event::Join {
+            seat: colour,
+            token: hash.clone(),
+            name: name.clone(),
+            client_seed: seed.as_ref().map(|s| s.to_string()),
+        })
+    };
+    let game = change(&state, &mut e, Answer::View, None, decide)
+        .await?
+        .view
+        .ok_or_else(|| ApiError::internal("no view"))?;
     drop(e);
     tracing::info!(game = %id, seat = colour.title(), "seat taken");
     let mut secrets = Secrets::default();
@@ -737,6 +737,7 @@ pub(crate) async fn say(
         name,
         text,
     };
-    e.chat(&state.db, line.clone()).await?;
+    let event = Event::Chat { line: line.clone() };
+    change(&state, &mut e, Answer::Nothing, None, |_| Ok(event.clone())).await?;
     Ok(Json(line).into_response())
 }

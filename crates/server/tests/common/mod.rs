@@ -34,6 +34,7 @@ pub async fn start_with(db: &str, limits: chaupar_server::Limits) -> Server {
             let opts = chaupar_server::Options {
                 delay_ms: 0,
                 limits,
+                ..Default::default()
             };
             tokio::select! {
                 r = chaupar_server::serve(listener, &db, opts) => r.unwrap(),

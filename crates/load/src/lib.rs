@@ -24,6 +24,7 @@ pub mod report;
 pub mod run;
 pub mod server;
 pub mod stats;
+pub mod view;
 
 pub use config::Config;
 pub use report::Report;

@@ -27,6 +27,7 @@
 use crate::games::{version, Game};
 use crate::http::Http;
 use crate::stats::{ErrorKind, Stats};
+use crate::view::{Push, View};
 use futures_util::{SinkExt, StreamExt};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -120,7 +121,7 @@ impl Person {
                 ctx.stats.reconnects.fetch_add(1, Relaxed);
             }
             first = false;
-            let mut view: Option<Value> = None;
+            let mut view: Option<View> = None;
             let mut ok = true;
             for (_, token) in &self.seats {
                 let auth = json!({"action": "auth", "token": token}).to_string();
@@ -159,7 +160,7 @@ impl Person {
         ctx: &mut Ctx,
         ws: &mut Socket,
         rng: &mut StdRng,
-        view: &mut Option<Value>,
+        view: &mut Option<View>,
         inflight: &mut Option<Inflight>,
     ) -> End {
         let far = Instant::now() + Duration::from_secs(86400 * 365);
@@ -200,17 +201,17 @@ impl Person {
                 }
                 msg = ws.next() => match msg {
                     Some(Ok(Message::Text(text))) => {
-                        let Ok(m) = serde_json::from_str::<Value>(&text) else { continue };
-                        match m["type"].as_str() {
-                            Some("state") => self.on_state(ctx, m["game"].clone(), view, inflight),
-                            Some("error") => {
-                                let kind = ErrorKind::of_status(m["status"].as_u64().unwrap_or(0));
+                        let Ok(m) = serde_json::from_str::<Push>(&text) else { continue };
+                        match (m.kind.as_str(), m.game) {
+                            ("state", Some(game)) => self.on_state(ctx, game, view, inflight),
+                            ("error", _) => {
+                                let kind = ErrorKind::of_status(m.status.unwrap_or(0));
                                 ctx.stats.error(kind);
                                 if inflight.take().is_some() {
                                     think_at = None;
                                     if let Ok(a) = ctx.http.get(&format!("/api/games/{}", self.game.id)).await {
                                         if a.status == 200 {
-                                            *view = Some(a.body);
+                                            *view = serde_json::from_value(a.body).ok();
                                         }
                                     }
                                 }
@@ -229,11 +230,11 @@ impl Person {
     fn on_state(
         &self,
         ctx: &Ctx,
-        game: Value,
-        view: &mut Option<Value>,
+        game: View,
+        view: &mut Option<View>,
         inflight: &mut Option<Inflight>,
     ) {
-        let v = version(&game);
+        let v = game.version;
         if let Some(f) = inflight.as_ref() {
             if v > f.on {
                 ctx.stats.acked(f.sent.elapsed());
@@ -241,48 +242,46 @@ impl Person {
                 *inflight = None;
             }
         }
-        if view.as_ref().is_none_or(|old| v >= version(old)) {
+        if view.as_ref().is_none_or(|old| v >= old.version) {
             *view = Some(game);
         }
     }
 
     /// The seat this person moves for now, if any.
-    fn to_act<'a>(&'a self, v: &Value) -> Option<&'a (String, String)> {
-        if v["outcome"] != "playing" || v["to_move_kind"] != "person" {
+    fn to_act<'a>(&'a self, v: &View) -> Option<&'a (String, String)> {
+        if v.outcome != "playing" || v.to_move_kind.as_deref() != Some("person") {
             return None;
         }
-        let c = v["to_move"].as_str()?;
+        let c = v.to_move.as_deref()?;
         self.seats.iter().find(|(s, _)| s == c)
     }
 
     /// The next action: throw, a random legal step, or end.
-    fn choose(&self, v: &Value, rng: &mut StdRng) -> Option<Inflight> {
+    fn choose(&self, v: &View, rng: &mut StdRng) -> Option<Inflight> {
         let (seat, _) = self.to_act(v)?;
         let id: String = (0..24)
             .map(|_| char::from(b"0123456789abcdefghijklmnopqrstuvwxyz"[rng.gen_range(0..36)]))
             .collect();
         let mut body = json!({"seat": seat, "action_id": id});
-        let action = match v["turn"].as_object() {
+        let action = match &v.turn {
             None => "throw",
-            Some(turn) => match turn.get("legal").and_then(Value::as_array) {
-                Some(legal) if !legal.is_empty() => {
-                    body["step"] = legal[rng.gen_range(0..legal.len())].clone();
-                    "step"
-                }
-                _ => "end",
-            },
+            Some(turn) if !turn.legal.is_empty() => {
+                body["step"] = turn.legal[rng.gen_range(0..turn.legal.len())].clone();
+                "step"
+            }
+            Some(_) => "end",
         };
         Some(Inflight {
             action,
             body,
-            on: version(v),
+            on: v.version,
             sent: Instant::now(),
         })
     }
 
     /// Sends a dropped socket's action again over HTTP with its `action_id`,
     /// until it is answered or the run ends. Answers the state it got, if any.
-    async fn retry(&self, ctx: &Ctx, f: Inflight) -> Option<Value> {
+    async fn retry(&self, ctx: &Ctx, f: Inflight) -> Option<View> {
         let token = &self
             .seats
             .iter()
@@ -300,7 +299,7 @@ impl Person {
                     }
                     ctx.stats.acked(sent.elapsed());
                     self.game.ack(v);
-                    return Some(a.body);
+                    return serde_json::from_value(a.body).ok();
                 }
                 Ok(a) if a.status == 429 || a.status >= 500 => {}
                 Ok(a) => {

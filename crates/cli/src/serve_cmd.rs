@@ -74,7 +74,10 @@ pub fn serve(a: ServeArgs) -> Result<(), String> {
             limits: a.limits(),
             games_in_memory: a.games_in_memory,
         };
-        tracing::info!("games are kept in {}", a.db);
+        tracing::info!(
+            "games are kept in {}",
+            chaupar_server::db::without_password(&a.db)
+        );
         println!("chaupar: open http://{addr}/ in a browser (Ctrl-C stops)");
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;

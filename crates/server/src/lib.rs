@@ -85,8 +85,8 @@ pub async fn serve_until(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     let limits = opts.limits.clone();
-    let app = router(db_url, opts)
-        .await
-        .map_err(|e| std::io::Error::other(format!("database {db_url}: {e}")))?;
+    let app = router(db_url, opts).await.map_err(|e| {
+        std::io::Error::other(format!("database {}: {e}", db::without_password(db_url)))
+    })?;
     limits::serve(listener, app, &limits, shutdown).await
 }

@@ -56,6 +56,30 @@ pub fn url_of(db: &str) -> String {
     }
 }
 
+/// A database URL as it may be logged or shown: any password replaced by
+/// `***`.
+///
+/// ```
+/// use chaupar_server::db::without_password;
+/// assert_eq!(
+///     without_password("postgres://chaupar:s3cret@db:5432/games"),
+///     "postgres://chaupar:***@db:5432/games"
+/// );
+/// assert_eq!(without_password("/var/lib/chaupar/chaupar.db"), "/var/lib/chaupar/chaupar.db");
+/// ```
+pub fn without_password(db: &str) -> String {
+    let Some((scheme, rest)) = db.split_once("://") else {
+        return db.to_string();
+    };
+    let Some((auth, host)) = rest.rsplit_once('@') else {
+        return db.to_string();
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => db.to_string(),
+    }
+}
+
 /// How many connections read a SQLite file beside its one writer.
 const SQLITE_READERS: u32 = 4;
 

@@ -74,8 +74,33 @@ export const joinGame = (id, body) => request('POST', `${game(id)}/join`, body).
 export const changeSeat = (id, seat, to) => request('POST', `${game(id)}/seats`, { seat, to }, held(id).owner).then(keep);
 /** A game's state. */
 export const getGame = (id) => request('GET', game(id));
-/** Acts for `seat`: action is 'throw', 'step' (with {step}), 'undo' or 'end'. */
-export const act = (id, action, seat, extra) => request('POST', `${game(id)}/${action}`, Object.assign({ seat }, extra || {}), held(id).seats[seat]);
+/** A fresh random action id (the key that makes a retried action safe). */
+export function actionId() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Acts for `seat`: action is 'throw', 'step' (with {step}), 'undo' or 'end'. The
+ * action carries a random `action_id`; when the connection fails or the server
+ * is restarting (502, 503, 504) it is sent again with the same id, so that it
+ * is applied once (docs/api.md, "Retries").
+ */
+export async function act(id, action, seat, extra) {
+  const body = Object.assign({ seat, action_id: actionId() }, extra || {});
+  const token = held(id).seats[seat];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request('POST', `${game(id)}/${action}`, body, token);
+    } catch (err) {
+      const retry = err.status === undefined || [502, 503, 504].includes(err.status);
+      if (!retry || attempt >= 3) throw err;
+      await new Promise((done) => setTimeout(done, 300 * (attempt + 1)));
+    }
+  }
+}
 /** The best plays now for `seat` (the seat to move), with their win chances. */
 export const hint = (id, seat) => request('GET', `${game(id)}/hint`, undefined, held(id).seats[seat]);
 /** Any token this page holds for game `id` (a seat's, else the owner's). */

@@ -48,6 +48,10 @@ pub struct ServeArgs {
     /// watches are dropped beyond it, and load again from the database).
     #[arg(long, default_value_t = 10_000)]
     pub games_in_memory: usize,
+    /// SQLite: wait for the disk on every commit, so that a power cut loses no
+    /// acknowledged action either (slower; a kill or crash loses none anyway).
+    #[arg(long)]
+    pub sqlite_full_sync: bool,
     /// Reviews, replays and hints at once (default: the machine's threads).
     #[arg(long)]
     pub engine_jobs: Option<usize>,
@@ -73,8 +77,12 @@ pub fn serve(a: ServeArgs) -> Result<(), String> {
             delay_ms: a.delay_ms,
             limits: a.limits(),
             games_in_memory: a.games_in_memory,
+            sqlite_full_sync: a.sqlite_full_sync,
         };
-        tracing::info!("games are kept in {}", a.db);
+        tracing::info!(
+            "games are kept in {}",
+            chaupar_server::db::without_password(&a.db)
+        );
         println!("chaupar: open http://{addr}/ in a browser (Ctrl-C stops)");
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;

@@ -40,6 +40,10 @@ pub struct Options {
     /// recently used that nobody watches are dropped; they load again when
     /// asked for).
     pub games_in_memory: usize,
+    /// SQLite only: wait for the disk on every commit (`synchronous = FULL`), so
+    /// that a power cut loses no acknowledged action either; by default
+    /// (`NORMAL`) a commit survives the server being killed, not a power cut.
+    pub sqlite_full_sync: bool,
 }
 
 impl Default for Options {
@@ -48,6 +52,7 @@ impl Default for Options {
             delay_ms: 900,
             limits: Limits::default(),
             games_in_memory: 10_000,
+            sqlite_full_sync: false,
         }
     }
 }
@@ -85,8 +90,8 @@ pub async fn serve_until(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     let limits = opts.limits.clone();
-    let app = router(db_url, opts)
-        .await
-        .map_err(|e| std::io::Error::other(format!("database {db_url}: {e}")))?;
+    let app = router(db_url, opts).await.map_err(|e| {
+        std::io::Error::other(format!("database {}: {e}", db::without_password(db_url)))
+    })?;
     limits::serve(listener, app, &limits, shutdown).await
 }

@@ -171,7 +171,7 @@ const IDLE: Duration = Duration::from_secs(300);
 impl AppState {
     /// Opens the storage (creating it if need be).
     pub async fn open(db_url: &str, opts: Options) -> Result<Shared, sqlx::Error> {
-        let db = crate::db::open(db_url).await?;
+        let db = crate::db::open(db_url, opts.sqlite_full_sync).await?;
         let holder = match db.postgres {
             true => format!("{:016x}", crate::live::server_u64()),
             false => "local".to_string(),

@@ -56,6 +56,30 @@ pub fn url_of(db: &str) -> String {
     }
 }
 
+/// A database URL as it may be logged or shown: any password replaced by
+/// `***`.
+///
+/// ```
+/// use chaupar_server::db::without_password;
+/// assert_eq!(
+///     without_password("postgres://chaupar:s3cret@db:5432/games"),
+///     "postgres://chaupar:***@db:5432/games"
+/// );
+/// assert_eq!(without_password("/var/lib/chaupar/chaupar.db"), "/var/lib/chaupar/chaupar.db");
+/// ```
+pub fn without_password(db: &str) -> String {
+    let Some((scheme, rest)) = db.split_once("://") else {
+        return db.to_string();
+    };
+    let Some((auth, host)) = rest.rsplit_once('@') else {
+        return db.to_string();
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => db.to_string(),
+    }
+}
+
 /// How many connections read a SQLite file beside its one writer.
 const SQLITE_READERS: u32 = 4;
 
@@ -68,8 +92,9 @@ const POSTGRES_CONNECTIONS: u32 = 16;
 ///
 /// SQLite runs with `synchronous = NORMAL`: a commit survives the server
 /// being killed at any moment (kill -9), but the last commits before a power
-/// cut may be lost; `docs/deploy.md` says how to choose `FULL` instead.
-pub async fn open(db: &str) -> Result<Db, sqlx::Error> {
+/// cut may be lost; with `full_sync`, `synchronous = FULL` waits for the disk
+/// on every commit and loses nothing to a power cut either.
+pub async fn open(db: &str, full_sync: bool) -> Result<Db, sqlx::Error> {
     sqlx::any::install_default_drivers();
     let url = url_of(db);
     let postgres = !url.starts_with("sqlite:");
@@ -80,7 +105,8 @@ pub async fn open(db: &str) -> Result<Db, sqlx::Error> {
         .after_connect(move |conn, _| {
             Box::pin(async move {
                 if !postgres {
-                    sqlx::query("PRAGMA synchronous = NORMAL")
+                    let sync = if full_sync { "FULL" } else { "NORMAL" };
+                    sqlx::query(&format!("PRAGMA synchronous = {sync}"))
                         .execute(&mut *conn)
                         .await?;
                 }

@@ -263,3 +263,62 @@ async fn computer_games_started_anew_after_a_restart_keep_their_versions() {
     );
     s.stop().await;
 }
+
+/// `chaupar_games_in_memory` from `/metrics`.
+async fn in_memory(s: &Server) -> u64 {
+    let (_, text) = raw(s, "GET", "/metrics", None).await;
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("chaupar_games_in_memory "))
+        .expect("no chaupar_games_in_memory in /metrics");
+    line.split(' ').nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_in_memory_are_bounded_and_load_again() {
+    let opts = chaupar_server::Options {
+        delay_ms: 0,
+        limits: chaupar_server::Limits::relaxed(),
+        games_in_memory: 2,
+        ..Default::default()
+    };
+    let s = start_opts(&temp_db("storage-cache"), opts).await;
+    let mut games = Vec::new();
+    for seed in 0..5 {
+        let pg = person_game(&s, "chaupar", 40 + seed).await;
+        let (st, _) = act(&s, &pg, "throw", json!({"seat": pg.mover})).await;
+        assert_eq!(st, 200);
+        games.push(pg);
+    }
+    // A socket keeps its game in memory whatever the bound.
+    let mut ws = socket(&s, &games[0]).await;
+    next_of(&mut ws, "state").await;
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while in_memory(&s).await > 2 {
+        assert!(
+            std::time::Instant::now() < until,
+            "the cache keeps more than 2 games"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Dropped games load again, as they were; the watched one still pushes.
+    for pg in &games[1..] {
+        let g = get(&s, &pg.url).await;
+        assert_eq!(g["version"], 2, "{g}");
+        assert!(!g["turn"].is_null(), "the throw was lost: {g}");
+    }
+    let (st, _) = act(&s, &games[0], "undo", json!({"seat": games[0].mover})).await;
+    assert_eq!(st, 409, "no step to take back");
+    let g = get(&s, &games[0].url).await;
+    let step = g["turn"]["legal"][0].clone();
+    let (st, _) = act(
+        &s,
+        &games[0],
+        "step",
+        json!({"seat": games[0].mover, "step": step}),
+    )
+    .await;
+    assert_eq!(st, 200);
+    assert_eq!(next_of(&mut ws, "state").await["game"]["version"], 3);
+    s.stop().await;
+}

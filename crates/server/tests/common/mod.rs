@@ -19,6 +19,19 @@ pub async fn start(db: &str) -> Server {
 
 /// Starts a server with these limits.
 pub async fn start_with(db: &str, limits: chaupar_server::Limits) -> Server {
+    start_opts(
+        db,
+        chaupar_server::Options {
+            delay_ms: 0,
+            limits,
+            ..Default::default()
+        },
+    )
+    .await
+}
+
+/// Starts a server with these options.
+pub async fn start_opts(db: &str, opts: chaupar_server::Options) -> Server {
     let db = db.to_string();
     let (addr_tx, addr_rx) = tokio::sync::oneshot::channel();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
@@ -31,11 +44,6 @@ pub async fn start_with(db: &str, limits: chaupar_server::Limits) -> Server {
         rt.block_on(async move {
             let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
             addr_tx.send(listener.local_addr().unwrap()).unwrap();
-            let opts = chaupar_server::Options {
-                delay_ms: 0,
-                limits,
-                ..Default::default()
-            };
             tokio::select! {
                 r = chaupar_server::serve(listener, &db, opts) => r.unwrap(),
                 _ = stop_rx => {}

@@ -28,7 +28,11 @@ for _ in $(seq 1 100); do
 done
 mkdir -p target/browser
 status=0
-node scripts/browser/play.mjs "http://127.0.0.1:$port" target/browser || status=$?
+# play.mjs, then every other test file (*.e2e.mjs), each on the same server.
+for t in scripts/browser/play.mjs scripts/browser/*.e2e.mjs; do
+  [ -f "$t" ] || continue
+  node "$t" "http://127.0.0.1:$port" target/browser || status=$?
+done
 if [ "$status" -ne 0 ]; then
   echo "--- server log ---" >&2
   tail -n 30 "$tmp/serve.log" >&2 || true

@@ -10,36 +10,12 @@
 // spectator watches; both people play to the end (one reloading mid-turn) and
 // the spectator sees every move live, with no action buttons.
 //
-// Usage: node play.mjs BASE_URL OUT_DIR
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
+// Usage: node play.mjs BASE_URL OUT_DIR (see harness.mjs)
 import path from 'node:path';
+import { base, out, browser, click, errors, runTests } from './harness.mjs';
 
-const base = process.argv[2] || 'http://127.0.0.1:8080';
-const out = process.argv[3] || 'target/browser';
 const limitMs = Number(process.env.BROWSER_TEST_LIMIT_MS || 15 * 60 * 1000);
 const preset = process.env.BROWSER_TEST_PRESET || 'chaupar';
-fs.mkdirSync(out, { recursive: true });
-
-let passed = 0;
-let failed = 0;
-const errors = [];
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-
-async function click(page, selector) {
-  const loc = page.locator(selector).first();
-  try {
-    await loc.click({ timeout: 1500 });
-  } catch (_) {
-    // Covered or moving: send the click to the element itself.
-    await loc.dispatchEvent('click', {}, { timeout: 1500 });
-  }
-}
 
 async function playOneGame() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -413,18 +389,4 @@ async function onlineGame() {
 }
 
 // BROWSER_TESTS=onlineGame,... runs only those.
-const only = (process.env.BROWSER_TESTS || '').split(',').filter(Boolean);
-for (const test of [playOneGame, liveUpdates, throwModeLabels, onlineGame].filter((f) => !only.length || only.includes(f.name))) {
-  try {
-    errors.length = 0;
-    await test();
-    if (errors.length) throw new Error(`the page logged errors:\n  ${errors.join('\n  ')}`);
-    passed++;
-  } catch (e) {
-    console.error(`browser: FAILED: ${test.name}: ${e.message}`);
-    failed++;
-  }
-}
-await browser.close();
-console.log(`browser: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await runTests('play', [playOneGame, liveUpdates, throwModeLabels, onlineGame]);

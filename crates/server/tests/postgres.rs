@@ -9,15 +9,6 @@ use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A spectator's socket on game `id` of server `s`.
-async fn watch(s: &Server, id: &str) -> Ws {
-    let url = format!("ws://{}/api/games/{id}/ws", s.addr);
-    tokio_tungstenite::connect_async(url).await.unwrap().0
-}
-
 /// The versions of the next `n` states pushed to a socket, in the order pushed.
 async fn versions(ws: &mut Ws, n: usize) -> Vec<u64> {
     let mut out = Vec::new();
@@ -58,7 +49,7 @@ async fn two_servers_share_one_database() {
     };
     let (a, b) = (start(&url).await, start(&url).await);
     let pg = person_game(&a, "chaupar", 31).await;
-    let (mut wa, mut wb) = (watch(&a, &pg.id).await, watch(&b, &pg.id).await);
+    let (mut wa, mut wb) = (ws(&a, &pg.id).await, ws(&b, &pg.id).await);
     assert_eq!(versions(&mut wa, 1).await, [1]);
     assert_eq!(versions(&mut wb, 1).await, [1]);
     // People act on one game through both servers in turn: each answers with

@@ -11,31 +11,6 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn ws(s: &Server, id: &str) -> Ws {
-    let url = format!("ws://{}/api/games/{id}/ws", s.addr);
-    tokio_tungstenite::connect_async(url).await.unwrap().0
-}
-
-/// The next message of this type (others are skipped).
-async fn next_of(ws: &mut Ws, ty: &str) -> Value {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("no message within 20 s")
-            .expect("socket closed")
-            .unwrap();
-        if let Message::Text(t) = m {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            if v["type"] == ty {
-                return v;
-            }
-        }
-    }
-}
-
 async fn say(ws: &mut Ws, v: Value) {
     ws.send(Message::Text(v.to_string())).await.unwrap();
 }

@@ -8,12 +8,9 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// One person action with an `action_id`; the status and the answer.
 async fn act(s: &Server, pg: &PersonGame, action: &str, body: Value) -> (u16, Value) {
@@ -33,28 +30,10 @@ async fn version(s: &Server, pg: &PersonGame) -> u64 {
 
 /// Opens the game's socket holding the mover's seat.
 async fn socket(s: &Server, pg: &PersonGame) -> Ws {
-    let url = format!("ws://{}/api/games/{}/ws", s.addr, pg.id);
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut ws = ws(s, &pg.id).await;
     let auth = json!({"action": "auth", "token": pg.token(&pg.mover)});
     ws.send(Message::Text(auth.to_string())).await.unwrap();
     ws
-}
-
-/// The next message of this `type` (others skipped).
-async fn next_of(ws: &mut Ws, ty: &str) -> Value {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("no message within 20 s")
-            .expect("socket closed")
-            .unwrap();
-        if let Message::Text(t) = m {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            if v["type"] == ty {
-                return v;
-            }
-        }
-    }
 }
 
 /// The number of rows of `table` for game `id` (`game` column), read from the

@@ -352,3 +352,31 @@ pub async fn person_game(s: &Server, preset: &str, seed: u64) -> PersonGame {
         other,
     }
 }
+
+/// A WebSocket to the server.
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A socket on game `id` that holds no seat (a spectator, until it sends `auth`).
+pub async fn ws(s: &Server, id: &str) -> Ws {
+    let url = format!("ws://{}/api/games/{id}/ws", s.addr);
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+/// The next message of this type (others are skipped).
+pub async fn next_of(ws: &mut Ws, ty: &str) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        let m = tokio::time::timeout(std::time::Duration::from_secs(20), ws.next())
+            .await
+            .expect("no message within 20 s")
+            .expect("socket closed")
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == ty {
+                return v;
+            }
+        }
+    }
+}

@@ -28,6 +28,19 @@ export function t(k) {
   return row ? row[LANGS.indexOf(lang)] || row[0] : k;
 }
 
+/**
+ * `n` and the word of key `k` in the plural form `n` takes, as
+ * Intl.PluralRules says: the key's text lists the forms separated by `|`, in
+ * English one|other, in Russian one|few|many ("1 ход", "2 хода", "5 ходов",
+ * "21 ход"). Unknown categories take the last form.
+ */
+export function count(n, k) {
+  const forms = t(k).split('|');
+  const order = lang === 'ru' ? ['one', 'few', 'many'] : ['one', 'other'];
+  const i = order.indexOf(new Intl.PluralRules(lang === 'ru' ? 'ru-RU' : 'en-US').select(n));
+  return `${n} ${forms[i < 0 ? forms.length - 1 : Math.min(i, forms.length - 1)]}`;
+}
+
 /** A colour's name ("yellow" -> "Yellow" / "Жёлтые"). */
 export const cname = (c) => (TEXT[c] ? t(c) : c);
 

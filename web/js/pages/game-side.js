@@ -6,7 +6,7 @@ import { diceRow } from '../dice.js';
 import { el } from '../dom.js';
 import { teamsOf } from '../facts.js';
 import { verifyDice } from '../fairness.js';
-import { cname, sideName, t } from '../i18n.js';
+import { cname, sideName, t, count } from '../i18n.js';
 import { stepLabel } from './game-steps.js';
 
 const chip = (c) => el('span', { class: `chip ${c}` }, cname(c));
@@ -155,7 +155,7 @@ function checkDice(g) {
 }
 
 function verdict(r) {
-  if (r.ok) return `${t('dice_verified')} (${r.count} ${t('dice_throws')})`;
+  if (r.ok) return `${t('dice_verified')} (${count(r.count, 'n_throws')})`;
   if (r.reason === 'commitment') return t('dice_bad_secret');
   if (r.reason === 'throw') return `${t('dice_bad_throw')} ${r.n + 1}: ${(r.recorded || []).join(',')} ≠ ${r.expected.join(',')}`;
   return t('dice_bad_format');

@@ -2,13 +2,13 @@
 // a selected piece may go, and the choice between steps that end on one square.
 import { el } from '../dom.js';
 import { geometry, letter } from '../facts.js';
-import { t } from '../i18n.js';
+import { t, count } from '../i18n.js';
 import { centreOf, pieceAt } from '../layout.js';
 
 /** A step in words: "2 pieces · Y6→12 · by 6 (equal pair) · join as a super-piece". */
 export function stepLabel(s) {
   const parts = [];
-  if (s.pieces > 1) parts.push(`${s.pieces} ${t('pieces')}`);
+  if (s.pieces > 1) parts.push(count(s.pieces, 'n_pieces'));
   parts.push(`${letter(s.colour)}${s.from}→${s.to === geometry().home ? t('home') : s.to}`);
   parts.push(`${t('by')} ${s.by}` + (s.dice === 2 ? ` (${t('pair')})` : s.dice === 0 ? ` (${t('part')})` : ''));
   if (s.declare === 'super') parts.push(t('declare_super'));

@@ -3,7 +3,7 @@
 import * as api from '../api.js';
 import { el, toast } from '../dom.js';
 import { meta, preset, seatGroups } from '../facts.js';
-import { cname, sideName, t } from '../i18n.js';
+import { cname, sideName, t, count } from '../i18n.js';
 import { route } from '../router.js';
 
 const REFRESH_MS = 3000;
@@ -173,7 +173,7 @@ function gamesCard(list, more) {
     const humans = Object.values(s.seats || {}).some((x) => x.kind === 'person');
     return el('tr', {},
       el('td', {}, el('code', {}, g.id)),
-      el('td', {}, s.rules, el('br'), el('small', {}, `${s.players} · ${s.turns} ${t('moves').toLowerCase()}`)),
+      el('td', {}, s.rules, el('br'), el('small', {}, `${s.players} · ${count(s.turns, 'n_moves')}`)),
       el('td', {}, status),
       el('td', { class: 'actions' },
         g.status === 'over' ? null : el('a', { class: 'button', href: `#/game/${g.id}` }, humans ? t('resume') : t('watch')),

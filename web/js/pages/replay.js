@@ -5,7 +5,7 @@ import { drawBoard } from '../board.js';
 import { die } from '../dice.js';
 import { el } from '../dom.js';
 import { gameOption, geometry } from '../facts.js';
-import { cname, sideName, t } from '../i18n.js';
+import { cname, sideName, t, count } from '../i18n.js';
 
 /** Shows the replay of game `id` in `main`; answers the function that removes its key handler. */
 export async function replayPage(main, id) {
@@ -73,7 +73,7 @@ async function showReview(id, box, goTurn) {
     const rv = await api.review(id);
     const sides = el('ul', { class: 'review-sides' }, rv.sides.map((sd) => el('li', {},
       el('strong', {}, sideName(sd.side)),
-      `: ${sd.unforced} ${t('unforced')}, ${t('error_rate')} ${pct(sd.error_rate)}; `,
+      `: ${count(sd.unforced, 'n_unforced')}, ${t('error_rate')} ${pct(sd.error_rate)}; `,
       `${sd.doubtful} ?!, ${sd.bad} ?, ${sd.very_bad} ??; ${t('luck')} ${sd.luck >= 0 ? '+' : ''}${pct(sd.luck)}`)));
     const worst = rv.turns.filter((x) => MARKS[x.verdict]);
     const list = worst.length ? el('ol', { class: 'review-list' }, worst.map((x) => el('li', { value: x.turn },

@@ -6,6 +6,11 @@ import { el } from '../dom.js';
 import { geometry, meta, preset } from '../facts.js';
 import { t } from '../i18n.js';
 
+/** A preset's sources in words ("the rulebook + the Russian rules"), not as file names. */
+export function sourceWords(source) {
+  return source.split('+').map((f) => t(`src_${f.trim()}`)).join(' + ');
+}
+
 /** Shows the rules of preset `name` (the first preset if there is no such one) in `main`. */
 export async function rulesPage(main, name) {
   const r = await api.rulesText();
@@ -31,5 +36,5 @@ export async function rulesPage(main, name) {
   const mini = drawBoard(geometry(), null, { game: { safe_castles: p.values.safe === 'castles' } });
   mini.classList.add('mini');
   main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs,
-    el('div', { class: 'rules-top' }, mini, el('section', {}, el('h2', {}, t('preset_values')), el('p', { class: 'muted' }, p.source), table)), doc));
+    el('div', { class: 'rules-top' }, mini, el('section', {}, el('h2', {}, t('preset_values')), el('p', { class: 'muted' }, `${t('from_sources')} ${sourceWords(p.source)}`), table)), doc));
 }

@@ -68,7 +68,10 @@ async function playOneGame() {
         if (far) {
           await page.locator(`rect.sq[data-rc="${far[0]},${far[1]}"]`).dispatchEvent('click');
           await page.waitForSelector('#toast.show.bad', { timeout: 5000 });
-          const why = (await page.locator('#toast').textContent()).trim();
+          const why = (await page.locator('#toast .msg').textContent()).trim();
+          // The refusal links to the rule behind it.
+          const rule = await page.locator('#toast a.rule').getAttribute('href');
+          if (!/^#\/rules\/[a-z]+\/[a-z_-]+$/.test(rule || '')) throw new Error(`the refusal links to "${rule}", not to a rule`);
           // The words are the engine's answer for the move clicked (any unit, any
           // use of the throw), and here, in the default preset that splits the
           // total, they name the points really left.

@@ -44,6 +44,7 @@ export async function request(method, path, body, token) {
   if (!r.ok) {
     const err = new Error((data && inLanguage(data.error, data.error_ru)) || `${r.status}`);
     err.status = r.status;
+    if (data && data.rule) err.rule = data.rule;
     throw err;
   }
   return data;

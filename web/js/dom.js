@@ -30,13 +30,18 @@ export function sv(tag, attrs, ...kids) {
 }
 
 let toastTimer = null;
-/** Shows `msg` for four seconds at the bottom of the page (in red when `bad`). */
-export function toast(msg, bad) {
+/**
+ * Shows `msg` for four seconds at the bottom of the page (in red when `bad`),
+ * with a link after it when `link` ({href, text}) is given (six seconds then,
+ * time to follow it).
+ */
+export function toast(msg, bad, link) {
   const box = document.getElementById('toast');
-  box.textContent = msg;
+  box.replaceChildren(el('span', { class: 'msg' }, msg));
+  if (link) box.append(' ', el('a', { class: 'rule', href: link.href }, link.text));
   box.className = 'show' + (bad ? ' bad' : '');
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.className = ''; }, 4000);
+  toastTimer = setTimeout(() => { box.className = ''; }, link ? 6000 : 4000);
 }
 
 /** True when a key press is meant for a form field, not for the page. */

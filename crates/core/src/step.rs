@@ -204,6 +204,41 @@ pub enum Illegal {
     },
 }
 
+impl Illegal {
+    /// The rule behind the refusal, as the start of its heading's id in
+    /// `docs/rules.md` (an option's name such as `tohd`, or a rule common to all
+    /// presets such as `maximum-use-of-the-throw`); none for refusals no rule
+    /// explains (the game or turn is over, nothing stands there).
+    ///
+    /// ```
+    /// use chaupar_core::{Colour, Illegal};
+    /// assert_eq!(Illegal::NoCapture { colour: Colour::Red }.rule(), Some("tohd"));
+    /// assert_eq!(Illegal::GameOver.rule(), None);
+    /// ```
+    pub fn rule(&self) -> Option<&'static str> {
+        use Illegal::*;
+        Some(match self {
+            GameOver | TurnOver | NoPiece { .. } | NotAhead | WrongDestination { .. } => {
+                return None
+            }
+            NotYourPart { .. } | NoSuchDie { .. } | PartTooBig { .. } | AlreadyMoved => "throw",
+            NoPair { .. } | GroupNeedsPair | BadSize { .. } | BlockMovesApart | Declare { .. } => {
+                "stacking"
+            }
+            AtHome | OneAtATime | Overshoot { .. } => "the-charkoni-and-home",
+            StackMovesWhole { .. } => "split",
+            NoCapture { .. } => "tohd",
+            TeamOrder { .. } => "order",
+            BlockOnPath { .. } | BlockadeOnPath { .. } | BlockThere | OwnBlock => "blockade",
+            BlockadeThere { .. } | BlockImmune { .. } => "blockade",
+            BiggerEnemy { .. } => "capture",
+            SafeSquare { .. } => "safe",
+            MustUseMore => "maximum-use-of-the-throw",
+            MustBreakBlock { .. } => "block_turns",
+        })
+    }
+}
+
 fn size_word(n: u8) -> &'static str {
     match n {
         1 => "single piece",

@@ -19,6 +19,9 @@ pub struct ApiError {
     pub message: String,
     /// The same in Russian, for steps the rules do not allow.
     pub message_ru: Option<String>,
+    /// For a step the rules do not allow, the rule behind it: the start of its
+    /// heading's id in the rules text ([`chaupar_core::Illegal::rule`]).
+    pub rule: Option<&'static str>,
 }
 
 /// The body of an error answer.
@@ -29,6 +32,8 @@ pub(crate) struct ErrorBody<'a> {
     status: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error_ru: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'static str>,
 }
 
 impl ApiError {
@@ -38,6 +43,7 @@ impl ApiError {
             status,
             message: message.into(),
             message_ru: None,
+            rule: None,
         }
     }
 
@@ -70,6 +76,7 @@ impl ApiError {
     pub fn illegal(why: &chaupar_core::Illegal) -> ApiError {
         ApiError {
             message_ru: Some(i18n::why_ru(why)),
+            rule: why.rule(),
             ..ApiError::unprocessable(why.to_string())
         }
     }
@@ -81,6 +88,7 @@ impl ApiError {
             error: &self.message,
             status: with_status.then_some(self.status.as_u16()),
             error_ru: self.message_ru.as_deref(),
+            rule: self.rule,
         }
     }
 }

@@ -423,3 +423,64 @@ async fn check_says_why_a_clicked_move_is_refused_in_every_preset() {
     }
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_name_the_rule_behind_them_and_the_rules_text_has_it() {
+    let s = start(&temp_db("rule-links")).await;
+    let pg = person_game(&s, "chaupar", 3).await;
+    post(&s, &format!("{}/throw", pg.url), &json!({"seat": pg.mover})).await;
+    // A piece that may move, asked to go 30 squares: more than the throw's points.
+    let g = get(&s, &pg.url).await;
+    let from = g["turn"]["legal"][0]["from"].as_u64().unwrap();
+    let (st, why) = req(
+        &s,
+        "POST",
+        &format!("{}/check", pg.url),
+        Some(&json!({"seat": pg.mover, "from": from, "to": from + 30}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 200, "{why}");
+    assert_eq!(why["allowed"], false, "{why}");
+    let rule = why["rule"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no rule: {why}"));
+    // An illegal step's error names it too.
+    let mut step = g["turn"]["legal"][0].clone();
+    step["to"] = json!(from + 30);
+    step["by"] = json!(30);
+    let (st, err) = req(
+        &s,
+        "POST",
+        &format!("{}/step", pg.url),
+        Some(&json!({"seat": pg.mover, "step": step}).to_string()),
+    )
+    .await;
+    assert_eq!(st, 422, "{err}");
+    assert!(err["rule"].is_string(), "{err}");
+    // Every rule a refusal may name is a heading of the rules text.
+    let html = get(&s, "/api/rules").await["html"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for r in [
+        rule,
+        "throw",
+        "stacking",
+        "the-charkoni-and-home",
+        "split",
+        "tohd",
+        "order",
+        "blockade",
+        "capture",
+        "safe",
+        "maximum-use-of-the-throw",
+        "block_turns",
+    ] {
+        assert!(
+            html.contains(&format!("id=\"{r}-")) || html.contains(&format!("id=\"{r}\"")),
+            "no heading for rule {r}"
+        );
+    }
+    assert!(g["turn"].is_object());
+    s.stop().await;
+}

@@ -40,16 +40,22 @@ export async function gamePage(main, id) {
       sel = null;
       render();
     } catch (e) {
-      toast(e.message, true);
+      toast(e.message, true, ruleLink(e.rule));
       await refresh(true);
     } finally { busy = false; }
+  }
+
+  // A link to the rule behind a refusal (docs/rules.md's heading, on the rules
+  // page of this game's preset), if the engine names one.
+  function ruleLink(rule) {
+    return rule ? { href: `#/rules/${g.preset || g.rules}/${rule}`, text: t('the_rule') } : null;
   }
 
   // Says, in the server's words, why moving the selected piece to `to` is refused.
   async function explain(colour, from, to) {
     try {
       const r = await api.whyNot(id, g.to_move, colour, from, to);
-      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true);
+      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true, ruleLink(r.rule));
     } catch (e) { toast(e.message, true); }
   }
 

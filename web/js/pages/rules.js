@@ -37,4 +37,11 @@ export async function rulesPage(main, name) {
   mini.classList.add('mini');
   main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs,
     el('div', { class: 'rules-top' }, mini, el('section', {}, el('h2', {}, t('preset_values')), el('p', { class: 'muted' }, `${t('from_sources')} ${sourceWords(p.source)}`), table)), doc));
+  // #/rules/PRESET/RULE (a refusal's link): the rule's heading, shown and marked.
+  const rule = location.hash.split('/')[3];
+  const heading = rule && doc.querySelector(`[id="${CSS.escape(rule)}"], [id^="${CSS.escape(rule)}-"]`);
+  if (heading) {
+    heading.classList.add('linked');
+    heading.scrollIntoView();
+  }
 }

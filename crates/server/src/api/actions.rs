@@ -153,7 +153,7 @@ impl Act {
 }
 
 /// The answer to `check`: `{"allowed": true}` or `{"allowed": false, "why",
-/// "why_ru"}`.
+/// "why_ru", "rule"?}`.
 #[derive(Serialize)]
 pub(crate) struct Check {
     allowed: bool,
@@ -161,6 +161,10 @@ pub(crate) struct Check {
     why: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     why_ru: Option<String>,
+    /// The rule behind the refusal (the start of its heading's id in the
+    /// rules text), when one explains it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'static str>,
 }
 
 /// What an action did.
@@ -234,6 +238,7 @@ pub(crate) async fn perform(
             return Ok(Done::Checked(Check {
                 allowed: why.is_none(),
                 why_ru: why.as_ref().map(i18n::why_ru),
+                rule: why.as_ref().and_then(|w| w.rule()),
                 why: why.map(|w| w.to_string()),
             }));
         }

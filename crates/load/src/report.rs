@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 pub struct Report {
     /// Games played.
     pub games: u64,
+    /// Servers of one database sharing the load.
+    pub servers: u64,
     /// Sockets open when the run began.
     pub sockets_open: u64,
     /// Seconds played.
@@ -56,7 +58,7 @@ impl Report {
         self.acked_lost > 0 || self.duplicated > 0 || self.unreadable > 0
     }
 
-    /// The report as JSON: `games`, `sockets_open`, `seconds`, `actions`,
+    /// The report as JSON: `games`, `servers`, `sockets_open`, `seconds`, `actions`,
     /// `actions_per_second`, `latency_ms` (`p50`, `p95`, `p99`, `max`), `errors`
     /// (`refused`, `rate_limited`, `socket_dropped`, `other`), `reconnects`,
     /// `restarts`, `retries`, `retries_refused`, `acked_checked`, `acked_lost`,
@@ -65,6 +67,7 @@ impl Report {
         let [p50, p95, p99, max] = self.latency_ms;
         json!({
             "games": self.games,
+            "servers": self.servers,
             "sockets_open": self.sockets_open,
             "seconds": self.seconds,
             "actions": self.actions,
@@ -92,6 +95,7 @@ impl Report {
         let [p50, p95, p99, max] = self.latency_ms;
         let rows: Vec<(&str, String)> = vec![
             ("games", self.games.to_string()),
+            ("servers", self.servers.to_string()),
             ("sockets open", self.sockets_open.to_string()),
             ("seconds", format!("{:.1}", self.seconds)),
             ("actions", self.actions.to_string()),

@@ -213,6 +213,11 @@ fn two_servers_on_postgres_share_the_load() {
     assert_eq!(n(&r, "acked_lost"), 0, "{table}");
     assert_eq!(n(&r, "duplicated"), 0, "{table}");
     assert_eq!(r["errors"]["socket_dropped"], 0, "{r}");
+    assert_eq!(
+        r["pushes"]["skipped"], 0,
+        "every socket pushed every change: {r}"
+    );
+    assert_eq!(r["pushes"]["backwards"], 0, "in order: {r}");
     assert!(table.contains("servers"), "{table}");
     assert!(started.elapsed() < Duration::from_secs(60));
 }

@@ -7,6 +7,12 @@
 //! `end` (as the page does: its buttons are throw, the legal steps, and end or
 //! pass). Every action carries a fresh random `action_id`.
 //!
+//! **Every change pushed once and in order**: on each socket, a `state` push
+//! whose version is more than one above the previous push's counts as
+//! *skipped* (a change not pushed to it), one below as *backwards*; a push of
+//! the same version again (after an `auth`) is allowed. With several servers
+//! this watches the pushes that crossed servers.
+//!
 //! **Latency** is from sending the action to the first `state` push with a
 //! `version` above the one it was sent on (the server pushes a change only once
 //! it is stored), or to the `error` that refuses it. After an error the person
@@ -184,6 +190,8 @@ impl Person {
     ) -> End {
         let far = Instant::now() + Duration::from_secs(86400 * 365);
         let mut think_at: Option<Instant> = None;
+        // The version of this socket's last state push.
+        let mut pushed: Option<u64> = None;
         loop {
             let end = *ctx.end.borrow();
             if end.is_some_and(|e| Instant::now() >= e) {
@@ -222,7 +230,10 @@ impl Person {
                     Some(Ok(Message::Text(text))) => {
                         let Ok(m) = serde_json::from_str::<Push>(&text) else { continue };
                         match (m.kind.as_str(), m.game) {
-                            ("state", Some(game)) => self.on_state(ctx, game, view, inflight),
+                            ("state", Some(game)) => {
+                                order(ctx, &mut pushed, game.version);
+                                self.on_state(ctx, game, view, inflight)
+                            }
                             ("error", _) => {
                                 let kind = ErrorKind::of_status(m.status.unwrap_or(0));
                                 ctx.stats.error(kind);
@@ -337,6 +348,19 @@ impl Person {
         }
         None
     }
+}
+
+/// Counts a state push of `version` that skipped a version or went back after
+/// the socket's previous push (`pushed`), and remembers it.
+fn order(ctx: &Ctx, pushed: &mut Option<u64>, version: u64) {
+    if let Some(last) = *pushed {
+        if version > last + 1 {
+            ctx.stats.pushes_skipped.fetch_add(1, Relaxed);
+        } else if version < last {
+            ctx.stats.pushes_backwards.fetch_add(1, Relaxed);
+        }
+    }
+    *pushed = Some(pushed.unwrap_or(0).max(version));
 }
 
 /// Whether the run has ended.

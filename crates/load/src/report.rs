@@ -41,6 +41,10 @@ pub struct Report {
     pub duplicated: u64,
     /// Games whose state could not be read by the last check.
     pub unreadable: u64,
+    /// State pushes that skipped a version on their socket.
+    pub pushes_skipped: u64,
+    /// State pushes whose version went back on their socket.
+    pub pushes_backwards: u64,
 }
 
 impl Report {
@@ -62,7 +66,7 @@ impl Report {
     /// `actions_per_second`, `latency_ms` (`p50`, `p95`, `p99`, `max`), `errors`
     /// (`refused`, `rate_limited`, `socket_dropped`, `other`), `reconnects`,
     /// `restarts`, `retries`, `retries_refused`, `acked_checked`, `acked_lost`,
-    /// `duplicated`, `unreadable`.
+    /// `duplicated`, `unreadable`, `pushes` (`skipped`, `backwards`).
     pub fn to_json(&self) -> Value {
         let [p50, p95, p99, max] = self.latency_ms;
         json!({
@@ -87,6 +91,7 @@ impl Report {
             "acked_lost": self.acked_lost,
             "duplicated": self.duplicated,
             "unreadable": self.unreadable,
+            "pushes": {"skipped": self.pushes_skipped, "backwards": self.pushes_backwards},
         })
     }
 
@@ -120,6 +125,10 @@ impl Report {
             ),
             ("acknowledged actions lost", self.acked_lost.to_string()),
             ("retried actions applied twice", self.duplicated.to_string()),
+            (
+                "pushes skipped a version / back",
+                format!("{} / {}", self.pushes_skipped, self.pushes_backwards),
+            ),
         ];
         let mut out = String::new();
         for (k, v) in rows {

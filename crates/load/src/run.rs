@@ -119,6 +119,8 @@ async fn play(cfg: &Config) -> Result<Report, String> {
         acked_lost: check::lost(&games),
         duplicated: stats.duplicated.load(Relaxed),
         unreadable: last.unreadable,
+        pushes_skipped: stats.pushes_skipped.load(Relaxed),
+        pushes_backwards: stats.pushes_backwards.load(Relaxed),
     })
 }
 

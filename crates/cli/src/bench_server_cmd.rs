@@ -8,13 +8,19 @@ use std::time::Duration;
 /// Options of `chaupar bench-server`.
 #[derive(Args)]
 pub struct BenchServerArgs {
-    /// URL of a running server, e.g. http://127.0.0.1:8080.
+    /// URL of a running server, e.g. http://127.0.0.1:8080; give it several
+    /// times for several servers of one database sharing the load.
     #[arg(long, conflicts_with = "spawn")]
-    pub url: Option<String>,
+    pub url: Vec<String>,
     /// Start a server here (this program's `serve`, limits lifted, no computer delay).
     #[arg(long)]
     pub spawn: bool,
-    /// Database of the spawned server (default: a file in a temporary directory).
+    /// With --spawn: how many servers to start on the same --db (each on its own
+    /// port); more than one needs a postgres:// database.
+    #[arg(long, default_value_t = 1)]
+    pub instances: usize,
+    /// Database of the spawned servers: a SQLite file (default: one in a
+    /// temporary directory) or a postgres:// URL.
     #[arg(long, requires = "spawn")]
     pub db: Option<PathBuf>,
     /// Games played at once (four people each).
@@ -29,8 +35,9 @@ pub struct BenchServerArgs {
     /// Seconds to play once the games are made and the sockets open.
     #[arg(long, default_value_t = 30.0)]
     pub seconds: f64,
-    /// Kill the spawned server with SIGKILL about this often (seconds; 0.5× to
-    /// 1.5× at random), restart it, and check every acknowledged action is stored.
+    /// Kill a spawned server (one at random) with SIGKILL about this often
+    /// (seconds; 0.5× to 1.5× at random), restart it, and check every
+    /// acknowledged action is stored.
     #[arg(long)]
     pub kill_every: Option<f64>,
     /// Write the report as JSON to this file.
@@ -43,8 +50,9 @@ pub struct BenchServerArgs {
 pub fn bench_server(a: BenchServerArgs) -> ExitCode {
     use std::io::IsTerminal;
     let cfg = chaupar_load::Config {
-        url: a.url,
+        urls: a.url,
         spawn: a.spawn,
+        instances: a.instances,
         db: a.db,
         games: a.games,
         sockets_per_game: a.sockets_per_game,

@@ -169,3 +169,110 @@ fn kill_every_needs_spawn() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--kill-every needs --spawn"), "{err}");
 }
+
+/// The PostgreSQL database of the two-server runs, or `None` (the test is then
+/// skipped) when CHAUPAR_TEST_POSTGRES is unset.
+fn postgres() -> Option<String> {
+    let url = std::env::var("CHAUPAR_TEST_POSTGRES").ok();
+    if url.is_none() {
+        eprintln!("skipped: set CHAUPAR_TEST_POSTGRES to a postgres:// URL");
+    }
+    url
+}
+
+/// Two servers on one PostgreSQL share the load: the people of a game act
+/// through both, so each one's move reaches the others' sockets across servers.
+#[test]
+fn two_servers_on_postgres_share_the_load() {
+    let Some(db) = postgres() else { return };
+    let started = Instant::now();
+    let (code, table, r) = bench(
+        "two",
+        &[
+            "--spawn",
+            "--instances",
+            "2",
+            "--db",
+            &db,
+            "--games",
+            "6",
+            "--seconds",
+            "4",
+            "--think-ms",
+            "50",
+        ],
+    );
+    assert_eq!(code, Some(0), "{table}\n{r}");
+    assert_eq!(n(&r, "servers"), 2, "{r}");
+    assert_eq!(n(&r, "sockets_open"), 24, "{r}");
+    // Every action is acknowledged by a push crossing servers to the next
+    // person's socket before that person can act, so many actions mean the
+    // pushes crossed.
+    assert!(n(&r, "actions") > 8, "{r}");
+    assert_eq!(n(&r, "acked_checked"), n(&r, "actions"), "{r}");
+    assert_eq!(n(&r, "acked_lost"), 0, "{table}");
+    assert_eq!(n(&r, "duplicated"), 0, "{table}");
+    assert_eq!(r["errors"]["socket_dropped"], 0, "{r}");
+    assert_eq!(
+        r["pushes"]["skipped"], 0,
+        "every socket pushed every change: {r}"
+    );
+    assert_eq!(r["pushes"]["backwards"], 0, "in order: {r}");
+    assert!(table.contains("servers"), "{table}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+/// One of two servers on PostgreSQL killed again and again: the sockets move
+/// on, in-flight actions are retried with their ids, nothing acknowledged is lost.
+#[test]
+fn killing_one_of_two_servers_loses_nothing() {
+    let Some(db) = postgres() else { return };
+    let started = Instant::now();
+    let (code, table, r) = bench(
+        "two-kill",
+        &[
+            "--spawn",
+            "--instances",
+            "2",
+            "--db",
+            &db,
+            "--games",
+            "6",
+            "--seconds",
+            "6",
+            "--think-ms",
+            "50",
+            "--kill-every",
+            "1.5",
+        ],
+    );
+    assert_eq!(n(&r, "servers"), 2, "{r}");
+    assert!(n(&r, "restarts") >= 2, "{r}");
+    assert!(n(&r, "reconnects") > 0, "the sockets came back: {r}");
+    assert!(n(&r, "actions") > 0, "{r}");
+    assert_eq!(n(&r, "acked_lost"), 0, "{table}");
+    assert_eq!(n(&r, "duplicated"), 0, "{table}");
+    assert_eq!(code, Some(0), "{table}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn several_instances_need_postgres() {
+    let out = chaupar(
+        &[
+            "bench-server",
+            "--spawn",
+            "--instances",
+            "2",
+            "--seconds",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("several servers share a database only on PostgreSQL"),
+        "{err}"
+    );
+}

@@ -13,12 +13,13 @@
 //! (the version grows by one with every change, so a version short by `k` is `k`
 //! changes missing). A game's losses are the most found short in any one check,
 //! so a loss seen by several checks counts once. It runs after every restart and
-//! once at the end of the run. It needs the stored version of the appending
+//! once at the end of the run. With several servers a game is read from any
+//! that answers (game `g` from server `g mod N` first, then the next ones). It needs the stored version of the appending
 //! storage (#10): a server that starts `version` again at 1 after a restart fails
 //! it, as it should, since the version no longer tells what was kept.
 
 use crate::games::{version, Game};
-use crate::http::Http;
+use crate::servers::Servers;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
@@ -32,16 +33,16 @@ pub struct Checked {
 }
 
 /// Checks every game; notes each game's shortfall in [`Game::lost`].
-pub async fn check_all(http: &Http, games: &[Arc<Game>]) -> Checked {
+pub async fn check_all(servers: &Servers, games: &[Arc<Game>]) -> Checked {
     use futures_util::stream::{self, StreamExt};
     let acked: Vec<(u64, u64)> = games
         .iter()
         .map(|g| (g.acked_version.load(Relaxed), g.acked_count.load(Relaxed)))
         .collect();
-    let results: Vec<Option<u64>> = stream::iter(games.iter().zip(&acked))
-        .map(|(g, &(want, _))| async move {
+    let results: Vec<Option<u64>> = stream::iter(games.iter().zip(&acked).enumerate())
+        .map(|(i, (g, &(want, _)))| async move {
             for _ in 0..5 {
-                match http.get(&format!("/api/games/{}", g.id)).await {
+                match servers.get_any(i, &format!("/api/games/{}", g.id)).await {
                     Ok(a) if a.status == 200 => {
                         let have = version(&a.body);
                         g.lost.fetch_max(want.saturating_sub(have), Relaxed);

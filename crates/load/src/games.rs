@@ -2,6 +2,7 @@
 //! been acknowledged in it.
 
 use crate::http::Http;
+use crate::servers::Servers;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -75,11 +76,11 @@ pub async fn create(http: &Http) -> Result<Game, String> {
     }
 }
 
-/// Makes `n` games, a few at a time.
-pub async fn create_all(http: &Http, n: usize) -> Result<Vec<Arc<Game>>, String> {
+/// Makes `n` games, a few at a time: game `g` on server `g mod N`.
+pub async fn create_all(servers: &Servers, n: usize) -> Result<Vec<Arc<Game>>, String> {
     use futures_util::stream::{self, StreamExt, TryStreamExt};
     stream::iter(0..n)
-        .map(|_| async { create(http).await.map(Arc::new) })
+        .map(|g| async move { create(servers.at(g)).await.map(Arc::new) })
         .buffered(16)
         .try_collect()
         .await

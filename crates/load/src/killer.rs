@@ -1,12 +1,13 @@
-//! Kills the spawned server with SIGKILL at random moments (uniformly between
+//! Kills a spawned server with SIGKILL at random moments (uniformly between
 //! 0.5× and 1.5× the interval), restarts it on the same database and port, and
 //! after each restart checks that every acknowledged action is stored
-//! ([`crate::check`]).
+//! ([`crate::check`]). With several servers it kills one chosen at random each
+//! time, and the others carry on meanwhile.
 
 use crate::check::{check_all, Checked};
 use crate::games::Game;
-use crate::http::Http;
 use crate::server::Spawned;
+use crate::servers::Servers;
 use crate::stats::Stats;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::Ordering::Relaxed;
@@ -14,12 +15,13 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::{sleep_until, Instant};
 
-/// Kills and restarts `server` until `end`; answers the last check's numbers.
+/// Kills and restarts one of `spawned` at a time until `end`; answers the last
+/// check's numbers.
 pub async fn kill_loop(
-    server: &mut Spawned,
+    spawned: &mut [Spawned],
     every: Duration,
     end: Instant,
-    http: &Http,
+    servers: &Servers,
     games: &[Arc<Game>],
     stats: &Stats,
 ) -> Result<Checked, String> {
@@ -32,9 +34,11 @@ pub async fn kill_loop(
             return Ok(last);
         }
         sleep_until(at).await;
+        let victim = rng.gen_range(0..spawned.len());
+        let server = &mut spawned[victim];
         server.kill();
         server.restart().await?;
         stats.restarts.fetch_add(1, Relaxed);
-        last = check_all(http, games).await;
+        last = check_all(servers, games).await;
     }
 }

@@ -13,6 +13,11 @@
 //! With [`Config::spawn`] it starts the server itself ([`server`]); with
 //! [`Config::kill_every`] it also kills it with SIGKILL at random moments and
 //! restarts it on the same database and port ([`killer`]).
+//!
+//! It can share the load among several servers of one database (several
+//! `--url`s, or [`Config::instances`] spawned servers on PostgreSQL): games are
+//! made round-robin and each game's sockets are spread over the servers, so the
+//! pushes a person gets for another's action cross servers ([`servers`]).
 
 pub mod check;
 pub mod config;
@@ -23,6 +28,7 @@ pub mod player;
 pub mod report;
 pub mod run;
 pub mod server;
+pub mod servers;
 pub mod stats;
 pub mod view;
 

@@ -7,15 +7,28 @@
 //! `end` (as the page does: its buttons are throw, the legal steps, and end or
 //! pass). Every action carries a fresh random `action_id`.
 //!
+//! **Every change pushed once and in order**: on each socket, a `state` push
+//! whose version is more than one above the previous push's counts as
+//! *skipped* (a change not pushed to it), one below as *backwards*; a push of
+//! the same version again (after an `auth`) is allowed. With several servers
+//! this watches the pushes that crossed servers.
+//!
 //! **Latency** is from sending the action to the first `state` push with a
 //! `version` above the one it was sent on (the server pushes a change only once
 //! it is stored), or to the `error` that refuses it. After an error the person
 //! reads the game over HTTP and thinks again.
 //!
+//! **Which server**: a person's socket goes to its *home* server
+//! ([`crate::servers::Servers::home`]). A dropped socket is opened again on its
+//! home server if that answers, else on the next servers in turn (so while a
+//! killed server restarts, its people carry on through the others); it stays on
+//! the server it reached until that socket drops in its turn.
+//!
 //! **A dropped socket** (the server killed, or no answer within 10 s) is opened
 //! again after a short backoff (0.1 s doubling to 2 s). An action that was in
 //! flight is then sent again with the SAME `action_id`, over HTTP with the seat's
-//! token, because an HTTP action always has an answer of its own, whereas over
+//! token, to the server the socket reached again (the next ones on error),
+//! because an HTTP action always has an answer of its own, whereas over
 //! the socket a change is answered only by the push of the change. The retry is
 //! answered with the game's state: since no one else acts in the game meanwhile,
 //! that state's `version` is the version the action was sent on plus one whether
@@ -26,6 +39,7 @@
 
 use crate::games::{version, Game};
 use crate::http::Http;
+use crate::servers::Servers;
 use crate::stats::{ErrorKind, Stats};
 use crate::view::{Push, View};
 use futures_util::{SinkExt, StreamExt};
@@ -45,8 +59,8 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(10);
 /// What every person shares.
 #[derive(Clone)]
 pub struct Ctx {
-    /// The server over HTTP.
-    pub http: Http,
+    /// The servers, over HTTP.
+    pub servers: Servers,
     /// The run's counters.
     pub stats: Arc<Stats>,
     /// The mean think time.
@@ -61,6 +75,8 @@ pub struct Person {
     pub game: Arc<Game>,
     /// The seats held, with their tokens.
     pub seats: Vec<(String, String)>,
+    /// The index of its home server in [`Ctx::servers`].
+    pub home: usize,
 }
 
 /// An action sent and not yet answered.
@@ -92,29 +108,37 @@ impl Person {
     /// Plays until the run ends, opening the socket again whenever it drops.
     pub async fn run(self, mut ctx: Ctx) {
         let mut rng = StdRng::from_entropy();
-        let url = format!(
-            "{}/api/games/{}/ws",
-            ctx.http.base().replacen("http://", "ws://", 1),
-            self.game.id
-        );
         let mut first = true;
         let mut backoff = Duration::from_millis(100);
         let mut inflight: Option<Inflight> = None;
+        // Failed connections in a row: the next try goes to server home + failed.
+        let mut failed = 0;
         loop {
             if over(&ctx.end) {
                 return;
             }
+            let at = (self.home + failed) % ctx.servers.len();
+            let url = format!(
+                "{}/api/games/{}/ws",
+                ctx.servers.at(at).base().replacen("http://", "ws://", 1),
+                self.game.id
+            );
             let mut ws = match tokio_tungstenite::connect_async(url.as_str()).await {
                 Ok((ws, _)) => ws,
                 Err(_) => {
                     if first {
                         ctx.stats.error(ErrorKind::Other);
                     }
-                    sleep(backoff).await;
-                    backoff = (backoff * 2).min(Duration::from_secs(2));
+                    failed += 1;
+                    // Back off once every server was tried.
+                    if failed % ctx.servers.len() == 0 {
+                        sleep(backoff).await;
+                        backoff = (backoff * 2).min(Duration::from_secs(2));
+                    }
                     continue;
                 }
             };
+            failed = 0;
             backoff = Duration::from_millis(100);
             ctx.stats.open.fetch_add(1, Relaxed);
             if !first {
@@ -129,11 +153,11 @@ impl Person {
             }
             if ok {
                 if let Some(f) = inflight.take() {
-                    view = self.retry(&ctx, f).await;
+                    view = self.retry(&ctx, f, at).await;
                 }
             }
             let end = if ok {
-                self.session(&mut ctx, &mut ws, &mut rng, &mut view, &mut inflight)
+                self.session(&mut ctx, at, &mut ws, &mut rng, &mut view, &mut inflight)
                     .await
             } else {
                 End::Dropped
@@ -158,6 +182,7 @@ impl Person {
     async fn session(
         &self,
         ctx: &mut Ctx,
+        at: usize,
         ws: &mut Socket,
         rng: &mut StdRng,
         view: &mut Option<View>,
@@ -165,6 +190,8 @@ impl Person {
     ) -> End {
         let far = Instant::now() + Duration::from_secs(86400 * 365);
         let mut think_at: Option<Instant> = None;
+        // The version of this socket's last state push.
+        let mut pushed: Option<u64> = None;
         loop {
             let end = *ctx.end.borrow();
             if end.is_some_and(|e| Instant::now() >= e) {
@@ -203,13 +230,17 @@ impl Person {
                     Some(Ok(Message::Text(text))) => {
                         let Ok(m) = serde_json::from_str::<Push>(&text) else { continue };
                         match (m.kind.as_str(), m.game) {
-                            ("state", Some(game)) => self.on_state(ctx, game, view, inflight),
+                            ("state", Some(game)) => {
+                                order(ctx, &mut pushed, game.version);
+                                self.on_state(ctx, game, view, inflight)
+                            }
                             ("error", _) => {
                                 let kind = ErrorKind::of_status(m.status.unwrap_or(0));
                                 ctx.stats.error(kind);
                                 if inflight.take().is_some() {
                                     think_at = None;
-                                    if let Ok(a) = ctx.http.get(&format!("/api/games/{}", self.game.id)).await {
+                                    let path = format!("/api/games/{}", self.game.id);
+                                    if let Ok(a) = ctx.servers.get_any(at, &path).await {
                                         if a.status == 200 {
                                             *view = serde_json::from_value(a.body).ok();
                                         }
@@ -280,8 +311,9 @@ impl Person {
     }
 
     /// Sends a dropped socket's action again over HTTP with its `action_id`,
-    /// until it is answered or the run ends. Answers the state it got, if any.
-    async fn retry(&self, ctx: &Ctx, f: Inflight) -> Option<View> {
+    /// until it is answered or the run ends: to server `at` first, to the next
+    /// ones after a failure. Answers the state it got, if any.
+    async fn retry(&self, ctx: &Ctx, f: Inflight, at: usize) -> Option<View> {
         let token = &self
             .seats
             .iter()
@@ -289,9 +321,11 @@ impl Person {
             .1;
         let path = format!("/api/games/{}/{}", self.game.id, f.action);
         ctx.stats.retries.fetch_add(1, Relaxed);
+        let mut at = at;
         while !over(&ctx.end) {
             let sent = Instant::now();
-            match ctx.http.post(&path, &f.body, Some(token)).await {
+            let http: &Http = ctx.servers.at(at);
+            match http.post(&path, &f.body, Some(token)).await {
                 Ok(a) if a.status == 200 => {
                     let v = version(&a.body);
                     if v > f.on + 1 {
@@ -301,18 +335,32 @@ impl Person {
                     self.game.ack(v);
                     return serde_json::from_value(a.body).ok();
                 }
-                Ok(a) if a.status == 429 || a.status >= 500 => {}
+                Ok(a) if a.status == 429 => {}
+                Ok(a) if a.status >= 500 => at += 1,
                 Ok(a) => {
                     ctx.stats.retries_refused.fetch_add(1, Relaxed);
                     ctx.stats.error(ErrorKind::of_status(u64::from(a.status)));
                     return None;
                 }
-                Err(_) => {}
+                Err(_) => at += 1,
             }
             sleep(Duration::from_millis(200)).await;
         }
         None
     }
+}
+
+/// Counts a state push of `version` that skipped a version or went back after
+/// the socket's previous push (`pushed`), and remembers it.
+fn order(ctx: &Ctx, pushed: &mut Option<u64>, version: u64) {
+    if let Some(last) = *pushed {
+        if version > last + 1 {
+            ctx.stats.pushes_skipped.fetch_add(1, Relaxed);
+        } else if version < last {
+            ctx.stats.pushes_backwards.fetch_add(1, Relaxed);
+        }
+    }
+    *pushed = Some(pushed.unwrap_or(0).max(version));
 }
 
 /// Whether the run has ended.

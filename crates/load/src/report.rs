@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 pub struct Report {
     /// Games played.
     pub games: u64,
+    /// Servers of one database sharing the load.
+    pub servers: u64,
     /// Sockets open when the run began.
     pub sockets_open: u64,
     /// Seconds played.
@@ -39,6 +41,10 @@ pub struct Report {
     pub duplicated: u64,
     /// Games whose state could not be read by the last check.
     pub unreadable: u64,
+    /// State pushes that skipped a version on their socket.
+    pub pushes_skipped: u64,
+    /// State pushes whose version went back on their socket.
+    pub pushes_backwards: u64,
 }
 
 impl Report {
@@ -56,15 +62,16 @@ impl Report {
         self.acked_lost > 0 || self.duplicated > 0 || self.unreadable > 0
     }
 
-    /// The report as JSON: `games`, `sockets_open`, `seconds`, `actions`,
+    /// The report as JSON: `games`, `servers`, `sockets_open`, `seconds`, `actions`,
     /// `actions_per_second`, `latency_ms` (`p50`, `p95`, `p99`, `max`), `errors`
     /// (`refused`, `rate_limited`, `socket_dropped`, `other`), `reconnects`,
     /// `restarts`, `retries`, `retries_refused`, `acked_checked`, `acked_lost`,
-    /// `duplicated`, `unreadable`.
+    /// `duplicated`, `unreadable`, `pushes` (`skipped`, `backwards`).
     pub fn to_json(&self) -> Value {
         let [p50, p95, p99, max] = self.latency_ms;
         json!({
             "games": self.games,
+            "servers": self.servers,
             "sockets_open": self.sockets_open,
             "seconds": self.seconds,
             "actions": self.actions,
@@ -84,6 +91,7 @@ impl Report {
             "acked_lost": self.acked_lost,
             "duplicated": self.duplicated,
             "unreadable": self.unreadable,
+            "pushes": {"skipped": self.pushes_skipped, "backwards": self.pushes_backwards},
         })
     }
 
@@ -92,6 +100,7 @@ impl Report {
         let [p50, p95, p99, max] = self.latency_ms;
         let rows: Vec<(&str, String)> = vec![
             ("games", self.games.to_string()),
+            ("servers", self.servers.to_string()),
             ("sockets open", self.sockets_open.to_string()),
             ("seconds", format!("{:.1}", self.seconds)),
             ("actions", self.actions.to_string()),
@@ -116,6 +125,10 @@ impl Report {
             ),
             ("acknowledged actions lost", self.acked_lost.to_string()),
             ("retried actions applied twice", self.duplicated.to_string()),
+            (
+                "pushes skipped a version / back",
+                format!("{} / {}", self.pushes_skipped, self.pushes_backwards),
+            ),
         ];
         let mut out = String::new();
         for (k, v) in rows {

@@ -1,12 +1,12 @@
-//! One run: start or reach the server, make the games, open the sockets, play
+//! One run: start or reach the servers, make the games, open the sockets, play
 //! for the given time (killing the server if asked), check, report.
 
 use crate::check::check_all;
 use crate::games::{create_all, Game};
-use crate::http::Http;
 use crate::player::{Ctx, Person};
 use crate::report::Report;
 use crate::server::Spawned;
+use crate::servers::Servers;
 use crate::stats::{percentile, Stats};
 use crate::{check, killer, Config};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -35,30 +35,35 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
 }
 
 async fn play(cfg: &Config) -> Result<Report, String> {
-    let mut server = match cfg.spawn {
-        true => Some(Spawned::start(cfg.db.as_deref()).await?),
-        false => None,
+    let mut spawned = Vec::new();
+    if cfg.spawn {
+        // One after the other: each applies the migrations as it starts.
+        for _ in 0..cfg.instances {
+            spawned.push(Spawned::start(cfg.db.as_deref()).await?);
+        }
+    }
+    let bases: Vec<String> = match cfg.spawn {
+        true => spawned.iter().map(Spawned::url).collect(),
+        false => cfg.urls.clone(),
     };
-    let base = match (&server, &cfg.url) {
-        (Some(s), _) => s.url(),
-        (None, Some(u)) => u.clone(),
-        (None, None) => return Err("no server".into()),
-    };
-    let http = Http::new(&base);
+    if bases.is_empty() {
+        return Err("no server".into());
+    }
+    let servers = Servers::new(&bases);
     let bar = progress(cfg.progress);
     bar.set_message(format!("making {} games", cfg.games));
-    let games = create_all(&http, cfg.games).await?;
+    let games = create_all(&servers, cfg.games).await?;
     let stats = Arc::new(Stats::default());
     let (end_tx, end_rx) = watch::channel(None);
     let ctx = Ctx {
-        http: http.clone(),
+        servers: servers.clone(),
         stats: stats.clone(),
         think: cfg.think,
         end: end_rx,
     };
     let mut people = tokio::task::JoinSet::new();
-    for g in &games {
-        for person in split(g, cfg.sockets_per_game) {
+    for (i, g) in games.iter().enumerate() {
+        for person in split(g, cfg.sockets_per_game, |s| servers.home(i, s)) {
             people.spawn(person.run(ctx.clone()));
         }
     }
@@ -82,21 +87,22 @@ async fn play(cfg: &Config) -> Result<Report, String> {
     let end = start + Duration::from_secs_f64(cfg.seconds);
     let _ = end_tx.send(Some(end));
     let shown = tokio::spawn(show(bar.clone(), stats.clone(), start, end));
-    match (server.as_mut(), cfg.kill_every) {
-        (Some(s), Some(every)) => {
+    match cfg.kill_every {
+        Some(every) if !spawned.is_empty() => {
             let every = Duration::from_secs_f64(every);
-            killer::kill_loop(s, every, end, &http, &games, &stats).await?;
+            killer::kill_loop(&mut spawned, every, end, &servers, &games, &stats).await?;
         }
         _ => tokio::time::sleep_until(end).await,
     }
     while people.join_next().await.is_some() {}
     shown.abort();
     bar.finish_and_clear();
-    let last = check_all(&http, &games).await;
+    let last = check_all(&servers, &games).await;
     let lat = stats.sorted_latencies();
     let ms = |p: f64| percentile(&lat, p).unwrap_or(0) as f64 / 1000.0;
     Ok(Report {
         games: games.len() as u64,
+        servers: servers.len() as u64,
         sockets_open,
         seconds: cfg.seconds,
         actions: stats.actions.load(Relaxed),
@@ -113,13 +119,17 @@ async fn play(cfg: &Config) -> Result<Report, String> {
         acked_lost: check::lost(&games),
         duplicated: stats.duplicated.load(Relaxed),
         unreadable: last.unreadable,
+        pushes_skipped: stats.pushes_skipped.load(Relaxed),
+        pushes_backwards: stats.pushes_backwards.load(Relaxed),
     })
 }
 
-/// The people of a game: `sockets` of them, the seats dealt round.
-fn split(game: &Arc<Game>, sockets: usize) -> Vec<Person> {
+/// The people of a game: `sockets` of them, the seats dealt round; person `i`
+/// connects to server `home(i)`.
+fn split(game: &Arc<Game>, sockets: usize, home: impl Fn(usize) -> usize) -> Vec<Person> {
     (0..sockets)
         .map(|i| Person {
+            home: home(i),
             game: game.clone(),
             seats: game
                 .seats
@@ -182,7 +192,7 @@ mod tests {
             lost: AtomicU64::new(0),
         });
         let held = |k| -> Vec<Vec<String>> {
-            split(&game, k)
+            split(&game, k, |_| 0)
                 .iter()
                 .map(|p| p.seats.iter().map(|(c, _)| c.clone()).collect())
                 .collect()

@@ -55,6 +55,11 @@ pub struct Stats {
     pub retries_refused: AtomicU64,
     /// Times the server was killed and restarted.
     pub restarts: AtomicU64,
+    /// State pushes on a socket whose `version` skipped one or more versions
+    /// after the socket's previous push (a change it was not pushed).
+    pub pushes_skipped: AtomicU64,
+    /// State pushes on a socket whose `version` was below its previous push's.
+    pub pushes_backwards: AtomicU64,
     /// Latencies of acknowledged actions, in microseconds.
     latencies: Mutex<Vec<u64>>,
 }

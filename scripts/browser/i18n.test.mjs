@@ -40,3 +40,12 @@ test('every counted word has the forms of both languages', () => {
     assert.equal(ru.split('|').length, 3, `${k}: Russian one|few|many`);
   }
 });
+
+test('each preset has a one-screen summary, line for line in both languages', () => {
+  for (const p of ['chaupar', 'chausar', 'classic']) {
+    const [en, ru] = words[`summary_${p}`];
+    const lines = en.split('\n').length;
+    assert.ok(lines >= 4 && lines <= 8, `${p}: ${lines} lines`);
+    assert.equal(ru.split('\n').length, lines, `${p}: the Russian summary has another number of lines`);
+  }
+});

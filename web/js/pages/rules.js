@@ -35,7 +35,10 @@ export async function rulesPage(main, name) {
   });
   const mini = drawBoard(geometry(), null, { game: { safe_castles: p.values.safe === 'castles' } });
   mini.classList.add('mini');
-  main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs,
+  // A preset's rules on one screen, above the option table and the full text.
+  const summary = el('section', { class: 'card summary' }, el('h2', {}, t('in_short')),
+    el('ul', {}, t(`summary_${p.name}`).split('\n').map((line) => el('li', {}, line))));
+  main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs, summary,
     el('div', { class: 'rules-top' }, mini, el('section', {}, el('h2', {}, t('preset_values')), el('p', { class: 'muted' }, `${t('from_sources')} ${sourceWords(p.source)}`), table)), doc));
   // #/rules/PRESET/RULE (a refusal's link): the rule's heading, shown and marked.
   const rule = location.hash.split('/')[3];

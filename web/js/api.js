@@ -128,3 +128,16 @@ export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws
 export function whyNot(id, seat, colour, from, to) {
   return request('POST', `${game(id)}/check`, { seat, colour, from, to }, held(id).seats[seat]);
 }
+/** Tutor mode: judges the turn's steps so far as one play against the best ({loss, warn, threshold, plays, best, yours}); changes nothing. */
+export const tutor = (id, seat) => request('POST', `${game(id)}/tutor`, { seat }, held(id).seats[seat]);
+/** The review drawn as a win-chance graph: the SVG's text (`lang` 'en' or 'ru'). */
+export async function reviewSvg(id, lang) {
+  const r = await fetch(`${game(id)}/review.svg?lang=${lang === 'ru' ? 'ru' : 'en'}`);
+  const text = await r.text();
+  if (!r.ok) {
+    let msg = `${r.status}`;
+    try { msg = JSON.parse(text).error || msg; } catch (_) { /* not JSON */ }
+    throw new Error(msg);
+  }
+  return text;
+}

@@ -18,6 +18,7 @@
 //! | `hints` | [`hint`], [`hint_turn`], [`rank_plays`], [`estimate`] |
 //! | `rng` | [`Rng`], [`derive_seed`] |
 //! | [`review`], [`sim`], [`train`] | game review, the simulator, TD(lambda) training |
+//! | [`review_svg`] | a review drawn as a win-chance graph (SVG) |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -26,6 +27,7 @@ pub mod eval;
 pub mod evaluator;
 mod hints;
 pub mod review;
+pub mod review_svg;
 mod rng;
 pub mod search;
 pub mod sim;

@@ -33,6 +33,12 @@ pub struct ReviewArgs {
     /// Search budget per turn in milliseconds (0: static evaluation only, fast).
     #[arg(long, default_value_t = 50)]
     budget: u64,
+    /// Also write the review as a win-chance graph (SVG) to this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+    /// The graph's language: en or ru.
+    #[arg(long, default_value = "en", value_parser = ["en", "ru"])]
+    lang: String,
 }
 
 /// Arguments of `chaupar sim`.
@@ -166,6 +172,10 @@ pub fn review(a: ReviewArgs) -> Result<(), String> {
     let text = read_source(&a.record)?;
     let game = record::replay(&text).map_err(|e| e.to_string())?;
     let rev = chaupar_ai::review::review(&game, &config(a.budget));
+    if let Some(file) = &a.svg {
+        let svg = chaupar_ai::review_svg::svg(&rev, game.start(), &a.lang);
+        std::fs::write(file, svg).map_err(|e| format!("cannot write {file}: {e}"))?;
+    }
     if a.json {
         let v = serde_json::to_value(&rev).map_err(|e| e.to_string())?;
         let mut v = v;

@@ -18,6 +18,8 @@ pub(crate) mod analysis;
 pub(crate) mod games;
 pub(crate) mod health;
 pub(crate) mod meta;
+pub(crate) mod review_svg;
+pub(crate) mod tutor;
 
 use actions::Action;
 
@@ -51,6 +53,11 @@ pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
         .route("/api/games/:id/replay", get(analysis::replay))
         .route("/api/games/:id/review", get(analysis::review))
         .route("/api/games/:id/ws", get(ws::api_ws))
+        .route(
+            "/api/games/:id/tutor",
+            post(tutor::tutor.layer(limits.actions())),
+        )
+        .route("/api/games/:id/review.svg", get(review_svg::review_svg))
 }
 
 /// Reads a request's JSON: `400` with serde's words if it is not what is expected.

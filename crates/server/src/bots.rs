@@ -56,3 +56,27 @@ pub fn review(
     };
     chaupar_ai::review::review_until(game, &config, stop)
 }
+
+/// Work for the tutor's judgement of a play, in search work units: the hint's
+/// default, counted in work, not time, so the same play is judged alike.
+pub const TUTOR_NODES: usize = chaupar_ai::search::DEFAULT_NODES;
+
+/// Every whole play of the turn's throw from its start, ranked best first as a
+/// hint ranks them, with a deterministic work budget ([`TUTOR_NODES`]): what
+/// the tutor judges a play against.
+pub fn tutor(turn: &Turn) -> Vec<Ranked> {
+    let (pos, throw) = (turn.start(), turn.throw());
+    let plays = chaupar_core::legal_plays(pos, throw).unwrap_or_default();
+    let config = chaupar_ai::search::SearchConfig {
+        budget: std::time::Duration::from_secs(60),
+        max_nodes: TUTOR_NODES,
+        ..Default::default()
+    };
+    chaupar_ai::rank_plays(pos, plays, &config)
+        .into_iter()
+        .map(|r| Ranked {
+            play: r.play,
+            win: r.win,
+        })
+        .collect()
+}

@@ -18,7 +18,7 @@ use crate::live::{Core, Seat};
 pub const MAX_NAME: usize = 24;
 
 /// Who holds the seats of a game, as stored (hashes only, never a token).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Seating {
     /// SHA-256 (hex) of the owner's token; none for games stored before tokens.
@@ -42,6 +42,9 @@ pub struct Seating {
     pub timed_out: Vec<usize>,
     /// Whether spectators may chat too (the owner's choice).
     pub spectator_chat: bool,
+    /// Tutor mode: the loss in win chance beyond which the tutor warns of a
+    /// play (`POST .../tutor`); none: no tutor.
+    pub tutor: Option<f64>,
 }
 
 /// A new secret: 32 bytes from the OS's generator (`live::os_random`, the one

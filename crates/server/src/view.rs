@@ -59,6 +59,9 @@ pub struct GameView {
     pub spectator_chat: bool,
     /// Pause before each computer throw and play, in milliseconds.
     pub delay_ms: u64,
+    /// Tutor mode, `{"threshold": 0.05}`: the loss in win chance beyond which
+    /// `POST .../tutor` warns; none: no tutor.
+    pub tutor: Option<TutorView>,
     /// The position, with the steps of the turn under way taken.
     pub position: Value,
     /// Who throws or moves now; none when the game is over.
@@ -336,6 +339,7 @@ impl GameView {
             timed_out: core.seating.timed_out.clone(),
             spectator_chat: core.seating.spectator_chat,
             delay_ms: core.delay_ms,
+            tutor: core.seating.tutor.map(|threshold| TutorView { threshold }),
             position: position_value(&core.turn.as_ref().map_or(*pos, |t| t.current())),
             to_move: pos.to_move(),
             to_move_kind: core.seat_to_move().map(|(_, s)| match s {
@@ -360,4 +364,11 @@ impl GameView {
             dice: DiceView::of(core),
         }
     }
+}
+
+/// A tutor game's setting, in the game view.
+#[derive(Clone, Debug, Serialize)]
+pub struct TutorView {
+    /// The loss in win chance beyond which the tutor warns.
+    pub threshold: f64,
 }

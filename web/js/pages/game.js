@@ -10,6 +10,7 @@ import { progressAt } from '../layout.js';
 import { follow } from '../live.js';
 import { chooseStep, targetsOf } from './game-steps.js';
 import { gameOverBox, sidePanel } from './game-side.js';
+import { bestArrows, countTutor, tutorSummary, tutorWarning } from './game-tutor.js';
 
 /** Shows game `id` in `main`; answers the function that stops following it. */
 export async function gamePage(main, id) {
@@ -18,6 +19,7 @@ export async function gamePage(main, id) {
   let lastThrowKey = null;
   let busy = false; // an action is under way
   let live = null; // the live connection, from the first render on
+  let advice = null; // the tutor's answer to a play it warned of, while that turn lasts
   const hintBox = el('div', { class: 'hint' });
   const chatBox = chatPanel(id, g);
   const wrap = el('div', { class: 'game' });
@@ -49,6 +51,30 @@ export async function gamePage(main, id) {
   // page of this game's preset), if the engine names one.
   function ruleLink(rule) {
     return rule ? { href: `#/rules/${g.preset || g.rules}/${rule}`, text: t('the_rule') } : null;
+  }
+
+  // In a tutor game, End first asks the tutor: a warning, or the end.
+  async function endOrAsk(action, extra) {
+    if (action !== 'end' || !g.tutor || !(g.turn && g.turn.steps.length)) return act(action, extra);
+    if (busy) return;
+    busy = true;
+    let r = null;
+    try { r = await api.tutor(id, g.to_move); } catch (e) { toast(e.message, true); }
+    busy = false;
+    if (!r || !r.warn) { await act('end'); return; }
+    countTutor(id, 'warned');
+    advice = r;
+    hintBox.replaceChildren(tutorWarning(r, {
+      takeBack: async () => {
+        const n = g.turn ? g.turn.steps.length : 0;
+        for (let k = 0; k < n; k++) await act('undo');
+        // The better play stays drawn on the board while the turn lasts.
+        hintBox.replaceChildren();
+        render();
+      },
+      endAnyway: async () => { countTutor(id, 'ended'); hintBox.replaceChildren(); await act('end'); },
+    }));
+    render();
   }
 
   // Says, in the server's words, why moving the selected piece to `to` is refused.
@@ -90,16 +116,21 @@ export async function gamePage(main, id) {
       targets: sel && person ? targetsOf(legal(), sel) : [], onPiece, onTarget,
     });
     board.addEventListener('click', onBoardClick);
+    if (advice) board.append(...bestArrows(geometry(), advice.best.steps));
     // The dice roll when a new throw shows.
     const key = turn ? `${g.moves.length}:${turn.colour}:${turn.throw.join(',')}` : null;
     const rolling = key && key !== lastThrowKey;
     lastThrowKey = key || lastThrowKey;
-    const side = sidePanel(g, { id, personTurn: person, rolling, hintBox, act, showHint, connected, held: api.held(id), changeSeat, chatBox: chatBox.box });
+    const side = sidePanel(g, { id, personTurn: person, rolling, hintBox, act: endOrAsk, showHint, connected, held: api.held(id), changeSeat, chatBox: chatBox.box });
     const boardBox = el('div', { class: 'board-box' }, board);
     wrap.replaceChildren(boardBox, side);
     const ml = side.querySelector('.movelist');
     ml.scrollTop = ml.scrollHeight;
-    if (g.outcome !== 'playing') boardBox.append(gameOverBox(g, id));
+    if (g.outcome !== 'playing') {
+      const over = gameOverBox(g, id);
+      if (g.tutor) over.querySelector('.over-box').append(tutorSummary(id));
+      boardBox.append(over);
+    }
   }
 
   // The owner gives a seat to the computer.
@@ -120,6 +151,7 @@ export async function gamePage(main, id) {
   function update(n, force) {
     if (force || n.version !== g.version || n.outcome !== g.outcome) {
       const turnChanged = JSON.stringify(n.turn && n.turn.steps) !== JSON.stringify(g.turn && g.turn.steps) || n.to_move !== g.to_move;
+      if (n.to_move !== g.to_move || n.moves.length !== g.moves.length) advice = null;
       g = n;
       if (turnChanged) { sel = null; hintBox.replaceChildren(); }
       render();

@@ -68,6 +68,7 @@ function newGameForm() {
   const seed = el('input', { id: 'seed', type: 'number', min: 0, placeholder: '' });
   const openBox = el('input', { id: 'open', type: 'checkbox' });
   const specChat = el('input', { id: 'spectator-chat', type: 'checkbox' });
+  const tutorBox = el('input', { id: 'tutor', type: 'checkbox' });
   const turnSecs = el('input', { id: 'turn-seconds', type: 'number', min: 10, max: 86400, placeholder: '—' });
   const myName = el('input', { id: 'my-name', maxlength: 24, value: localStorage.getItem('chaupar.name') || '' });
   const optSel = {};
@@ -128,6 +129,7 @@ function newGameForm() {
     }
     const body = { preset: p.name, players: Number(playersSel.value), options, seats, delay_ms: Number(delay.value) || 0, free, open: openBox.checked, names, spectator_chat: specChat.checked };
     if (turnSecs.value !== '') body.turn_seconds = Number(turnSecs.value);
+    if (tutorBox.checked) body.tutor = true;
     localStorage.setItem('chaupar.name', myName.value.trim());
     if (seed.value !== '') body.seed = Number(seed.value);
     // Seeds for the seats the maker holds; whoever takes a free seat gives their own.
@@ -149,6 +151,7 @@ function newGameForm() {
       el('label', {}, el('span', {}, t('turn_seconds')), turnSecs)),
     el('label', { class: 'check' }, openBox, ' ', t('open_game')),
     el('label', { class: 'check' }, specChat, ' ', t('spectator_chat')),
+    el('label', { class: 'check' }, tutorBox, ' ', t('tutor_option')),
     el('h3', {}, t('seats')), seatsBox,
     el('details', {}, el('summary', {}, t('options')), optsBox),
     el('button', { type: 'submit', class: 'primary', id: 'start' }, t('start')));

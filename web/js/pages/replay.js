@@ -5,7 +5,7 @@ import { drawBoard } from '../board.js';
 import { die } from '../dice.js';
 import { el } from '../dom.js';
 import { gameOption, geometry } from '../facts.js';
-import { cname, sideName, t, count } from '../i18n.js';
+import { cname, language, sideName, t, count } from '../i18n.js';
 
 /** Shows the replay of game `id` in `main`; answers the function that removes its key handler. */
 export async function replayPage(main, id) {
@@ -18,6 +18,8 @@ export async function replayPage(main, id) {
   const slider = el('input', { type: 'range', min: 0, max: last, value: i, 'aria-label': t('frame_label'), oninput: () => { i = Number(slider.value); show(); } });
   const diceBox = el('div', { class: 'dice' });
   const reviewBox = el('div', { class: 'review' });
+  // The review's graph goes under the board, where it has the width to read.
+  const graphBox = el('div', { class: 'graph-box', id: 'graph-box' });
   const stacking = gameOption(g, 'stacking');
   function show() {
     const f = r.frames[i];
@@ -26,6 +28,10 @@ export async function replayPage(main, id) {
     label.textContent = i === 0 ? t('first') : `${f.turn}. ${cname(f.colour)} — ${f.notation}` + (f.step ? ` (${t('step_of')} ${f.step})` : '');
     diceBox.replaceChildren(...(f.throw ? f.throw.map((v) => die(v)) : []));
     slider.value = i;
+    // The graph's point of the turn shown.
+    for (const p of graphBox.querySelectorAll('.review-graph .point.current')) p.classList.remove('current');
+    const p = f.turn && graphBox.querySelector(`.review-graph .point[data-turn="${f.turn}"]`);
+    if (p) p.classList.add('current');
   }
   const go = (n) => { i = Math.max(0, Math.min(last, n)); show(); };
   // The first frame of a turn (its throw), from the review's list.
@@ -45,7 +51,7 @@ export async function replayPage(main, id) {
       playing ? el('a', { href: `#/game/${id}` }, t('resume')) : null, playing ? ' · ' : null,
       el('a', { href: '#/' }, t('lobby'))),
     g.winner ? el('p', { class: 'status over' }, `${t('winner')}: ${sideName(g.winner)}`) : null,
-    el('button', { type: 'button', id: 'review', onclick: () => showReview(id, reviewBox, goTurn) }, t('review')),
+    el('button', { type: 'button', id: 'review', onclick: () => showReview(id, reviewBox, graphBox, goTurn) }, t('review')),
     reviewBox,
     el('p', { class: 'muted small' }, t('keys')));
   const onKey = (ev) => {
@@ -56,7 +62,7 @@ export async function replayPage(main, id) {
     if (ev.key === 'End') go(last);
   };
   document.addEventListener('keydown', onKey);
-  main.replaceChildren(el('div', { class: 'game' }, boardBox, side));
+  main.replaceChildren(el('div', { class: 'game' }, el('div', { class: 'replay-main' }, boardBox, graphBox), side));
   show();
   return () => document.removeEventListener('keydown', onKey);
 }
@@ -66,11 +72,16 @@ const VERDICT = { doubtful: 'v_doubtful', bad: 'v_bad', 'very bad': 'v_very_bad'
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 
 // The review: each side's error rate and luck, and the plays that lost 2% or
-// more, each a link to its turn in the replay (goTurn).
-async function showReview(id, box, goTurn) {
+// more, each a link to its turn in the replay (goTurn); the graph of the
+// whole game in `graphBox`, each turn's point a link to it too.
+async function showReview(id, box, graphBox, goTurn) {
   box.replaceChildren(el('p', { class: 'muted' }, t('reviewing')));
   try {
-    const rv = await api.review(id);
+    const [rv, graph] = await Promise.all([api.review(id), api.reviewSvg(id, language()).then(graphOf, () => null)]);
+    if (graph) graph.addEventListener('click', (ev) => {
+      const n = ev.target.closest && ev.target.closest('[data-turn]');
+      if (n) goTurn(Number(n.getAttribute('data-turn')));
+    });
     const sides = el('ul', { class: 'review-sides' }, rv.sides.map((sd) => el('li', {},
       el('strong', {}, sideName(sd.side)),
       `: ${count(sd.unforced, 'n_unforced')}, ${t('error_rate')} ${pct(sd.error_rate)}; `,
@@ -80,6 +91,16 @@ async function showReview(id, box, goTurn) {
       el('a', { href: '#', onclick: (ev) => { ev.preventDefault(); goTurn(x.turn); } }, `${cname(x.colour)} ${x.throw}: ${x.played} ${MARKS[x.verdict]}`),
       ` ${t(VERDICT[x.verdict])}, −${pct(x.loss)}; ${t('best_was')} ${x.best}`)))
       : el('p', {}, t('no_mistakes'));
+    graphBox.replaceChildren(...(graph ? [graph, el('p', { class: 'muted small' }, t('graph_about'))] : []));
     box.replaceChildren(el('h3', {}, t('review_title')), sides, list, el('p', { class: 'muted small' }, t('review_about')));
   } catch (e) { box.replaceChildren(el('p', { class: 'error' }, e.message)); }
+}
+
+// The review's graph (GET .../review.svg) as a live SVG element of the page, so
+// that its points take clicks.
+function graphOf(text) {
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = doc.documentElement;
+  if (!root || root.nodeName !== 'svg') return null;
+  return document.importNode(root, true);
 }

@@ -269,7 +269,7 @@ pub(crate) async fn perform(
 
 /// Checks that the game takes actions and that `token` holds `c`'s seat, a
 /// person's.
-fn may_act(core: &Core, token: Option<&str>, c: Colour) -> Result<(), ApiError> {
+pub(super) fn may_act(core: &Core, token: Option<&str>, c: Colour) -> Result<(), ApiError> {
     if core.archive() {
         return Err(ApiError::conflict(
             "this game is an archive: watch and replay only",
@@ -285,7 +285,7 @@ fn may_act(core: &Core, token: Option<&str>, c: Colour) -> Result<(), ApiError> 
 }
 
 /// Checks that `c` is a person whose turn it is.
-fn check_seat(core: &Core, c: Colour) -> Result<(), ApiError> {
+pub(super) fn check_seat(core: &Core, c: Colour) -> Result<(), ApiError> {
     let (to_move, kind) = core
         .seat_to_move()
         .ok_or_else(|| ApiError::conflict("the game is over"))?;
@@ -310,7 +310,7 @@ fn step_of(act: &Act) -> Result<Step, ApiError> {
         .ok_or_else(|| ApiError::bad("give the step: {\"seat\": ..., \"step\": {...}}"))
 }
 
-fn turn(core: &Core) -> Result<&Turn, ApiError> {
+pub(super) fn turn(core: &Core) -> Result<&Turn, ApiError> {
     core.turn
         .as_ref()
         .ok_or_else(|| ApiError::conflict("throw the dice first"))

@@ -153,7 +153,7 @@ pub(crate) struct ReviewQuery {
 }
 
 /// Milliseconds of search work per turn of a review unless the query says.
-const REVIEW_MS: u64 = 10;
+pub(crate) const REVIEW_MS: u64 = 10;
 
 /// `{"id", "budget_ms", "thresholds", "turns", "sides"}`.
 #[derive(Serialize)]

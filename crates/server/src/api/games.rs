@@ -181,6 +181,12 @@ pub(crate) struct NewGame {
     /// Whether spectators may read and write the chat too.
     #[serde(default)]
     spectator_chat: bool,
+    /// Tutor mode: `POST .../tutor` judges a person's play before it ends.
+    #[serde(default)]
+    tutor: bool,
+    /// The loss in win chance beyond which the tutor warns (default 0.05).
+    #[serde(default)]
+    tutor_threshold: Option<f64>,
 }
 
 /// The shortest and longest `turn_seconds`.
@@ -239,7 +245,9 @@ pub(crate) async fn create(
     if req.auto_level.is_some_and(|l| !(1..=5).contains(&l)) {
         return Err(ApiError::unprocessable("auto_level must be 1 to 5"));
     }
+    let tutor = super::tutor::threshold_of(req.tutor, req.tutor_threshold)?;
     let seating = Seated {
+        tutor,
         free: req.free,
         open: req.open,
         names: req.names,
@@ -302,6 +310,7 @@ struct Seated {
     turn_seconds: Option<u64>,
     auto_level: u8,
     spectator_chat: bool,
+    tutor: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -392,6 +401,7 @@ async fn start(
     seating.turn_seconds = seated.turn_seconds;
     seating.auto_level = seated.auto_level;
     seating.spectator_chat = seated.spectator_chat;
+    seating.tutor = seated.tutor;
     seating.turn_since = live::now();
     let mut core = Core::new(game, seats, delay_ms.unwrap_or(state.opts.delay_ms));
     core.seating = seating;

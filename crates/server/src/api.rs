@@ -1,6 +1,7 @@
 //! The HTTP API (`docs/api.md`), by topic: static facts ([`meta`]), games
 //! ([`games`]), a person's actions, shared with the WebSocket ([`actions`]), and
-//! the engine's work on a game: hint, replay, review ([`analysis`]); and for
+//! the engine's work on a game: hint, replay, review ([`analysis`]); lessons
+//! ([`lessons`]); and for
 //! whoever runs the server, `/healthz` and `/metrics` ([`health`]).
 
 use axum::handler::Handler;
@@ -17,6 +18,7 @@ pub(crate) mod actions;
 pub(crate) mod analysis;
 pub(crate) mod games;
 pub(crate) mod health;
+pub(crate) mod lessons;
 pub(crate) mod meta;
 
 use actions::Action;
@@ -51,6 +53,9 @@ pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
         .route("/api/games/:id/replay", get(analysis::replay))
         .route("/api/games/:id/review", get(analysis::review))
         .route("/api/games/:id/ws", get(ws::api_ws))
+        .route("/api/lessons", get(lessons::list))
+        .route("/api/lessons/:id/try", post(lessons::try_steps))
+        .route("/api/lessons/:id/answer", get(lessons::answer))
 }
 
 /// Reads a request's JSON: `400` with serde's words if it is not what is expected.

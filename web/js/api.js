@@ -127,3 +127,10 @@ export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws
 export function whyNot(id, seat, colour, from, to) {
   return request('POST', `${game(id)}/check`, { seat, colour, from, to }, held(id).seats[seat]);
 }
+
+/** The lessons: {lessons: [{id, preset, title, text, task, hint, position, throw}]}. */
+export const lessons = () => request('GET', '/api/lessons');
+/** A lesson's turn after `steps` ({turn, position, done}); with `end`, also {solved, why, why_ru}. */
+export const tryLesson = (id, steps, end) => request('POST', `/api/lessons/${encodeURIComponent(id)}/try`, { steps, end: Boolean(end) });
+/** A play that solves lesson `id`: {notation, steps}. */
+export const lessonAnswer = (id) => request('GET', `/api/lessons/${encodeURIComponent(id)}/answer`);

@@ -105,15 +105,15 @@ impl Goal {
             ),
             Goal::StackOf(n) => (
                 format!("You made no super-piece of {n}."),
-                format!("Суперфишки из {n} не получилось."),
+                format!("Суперфишка из {n} фишек не собрана."),
             ),
             Goal::Home(n) => (
                 format!("Fewer than {n} of your pieces are home."),
-                format!("Дома меньше {n} ваших фишек."),
+                format!("Домой пришло меньше фишек, чем нужно ({n})."),
             ),
             Goal::PiecesAt { progress, count } => (
                 format!("Fewer than {count} of your pieces stand on {progress}."),
-                format!("На поле {progress} меньше {count} ваших фишек."),
+                format!("На поле {progress} должно стоять ваших фишек: {count}."),
             ),
             Goal::Block(true) => ("You built no block.".into(), "Блок не построен.".into()),
             Goal::Block(false) => ("You built a block.".into(), "Вы построили блок.".into()),

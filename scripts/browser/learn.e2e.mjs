@@ -1,8 +1,8 @@
 // The lessons (#/learn) in headless Chromium: three lessons completed by clicking
 // pieces and targets on the board (the steps of a correct play, taken from the
 // answer API, but clicked, not played by "show me"), a wrong play told why and
-// tried again, the done marks kept after a reload, and screenshots in English
-// and Russian.
+// tried again, a refused move told why, the done marks kept after a reload,
+// "show me", and screenshots in English and Russian.
 //
 // Usage: node learn.e2e.mjs BASE_URL OUT_DIR (see harness.mjs)
 import path from 'node:path';
@@ -104,6 +104,13 @@ async function showMePlaysTheAnswerWithoutMarkingItDone() {
   const page = await newPage();
   await page.goto(`${base}/#/learn/tohd`);
   await page.waitForSelector('.learn-lesson svg.board');
+  // A move the rules refuse (24 to 37: 13 points, only 11 thrown) is told why.
+  const geo = await page.evaluate(() => fetch('/api/board').then((r) => r.json()));
+  await click(page, '.piece.movable[data-colour="yellow"][data-progress="24"]');
+  await click(page, `rect.sq[data-rc="${geo.tracks.yellow[37].join(',')}"]`);
+  await page.waitForSelector('#toast.show.bad', { timeout: 5000 });
+  const why = await page.locator('#toast').textContent();
+  if (!/\d/.test(why)) throw new Error(`the refusal does not say why: ${why}`);
   await click(page, '#show-me');
   await page.waitForSelector('.verdict.ok', { timeout: 10000 });
   await page.goto(`${base}/#/learn`);

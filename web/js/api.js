@@ -134,3 +134,5 @@ export const lessons = () => request('GET', '/api/lessons');
 export const tryLesson = (id, steps, end) => request('POST', `/api/lessons/${encodeURIComponent(id)}/try`, { steps, end: Boolean(end) });
 /** A play that solves lesson `id`: {notation, steps}. */
 export const lessonAnswer = (id) => request('GET', `/api/lessons/${encodeURIComponent(id)}/answer`);
+/** Why moving `colour`'s piece at `from` to `to` is refused after `steps` in lesson `id`: {allowed, why, why_ru}. */
+export const checkLesson = (id, steps, colour, from, to) => request('POST', `/api/lessons/${encodeURIComponent(id)}/check`, { steps, colour, from, to });

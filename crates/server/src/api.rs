@@ -56,6 +56,7 @@ pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
         .route("/api/lessons", get(lessons::list))
         .route("/api/lessons/:id/try", post(lessons::try_steps))
         .route("/api/lessons/:id/answer", get(lessons::answer))
+        .route("/api/lessons/:id/check", post(lessons::check))
 }
 
 /// Reads a request's JSON: `400` with serde's words if it is not what is expected.

@@ -277,6 +277,43 @@ async fn the_api_lists_tries_and_answers_lessons() {
         Some(&json!(84))
     );
 
+    // Why a clicked move is refused, as the game's check answers it.
+    let (st, r) = req(
+        &s,
+        "POST",
+        "/api/lessons/capture-by-size/check",
+        Some(r#"{"steps": [], "from": 21, "to": 26}"#),
+    )
+    .await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(r["allowed"], false);
+    assert!(r["why"].as_str().is_some_and(|w| !w.is_empty()), "{r}");
+    assert!(r["why_ru"].as_str().is_some_and(|w| !w.is_empty()), "{r}");
+    let (st, r) = req(
+        &s,
+        "POST",
+        "/api/lessons/capture-by-size/check",
+        Some(r#"{"steps": [], "colour": "yellow", "from": 20, "to": 26}"#),
+    )
+    .await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(r, json!({"allowed": true}));
+    let (st, r) = req(
+        &s,
+        "POST",
+        "/api/lessons/tohd/check",
+        Some(r#"{"steps": [], "from": 79, "to": 84}"#),
+    )
+    .await;
+    assert_eq!((st, &r["allowed"]), (200, &json!(false)), "{r}");
+    let body = json!({"steps": [answer_steps(find("tohd"))[0]], "from": 79, "to": 84}).to_string();
+    let (st, r) = req(&s, "POST", "/api/lessons/tohd/check", Some(&body)).await;
+    assert_eq!(
+        (st, &r["allowed"]),
+        (200, &json!(true)),
+        "after the capture the piece may go home: {r}"
+    );
+
     // Ending before the throw is used: refused with why.
     let (st, r) = req(
         &s,
@@ -313,7 +350,27 @@ async fn wrong_lesson_requests_are_refused_with_json() {
             400,
         ),
         ("/api/lessons/capture/try", r#"{}"#.to_string(), 400),
-        ("/api/lessons/capture/try", too_many, 400),
+        ("/api/lessons/capture/try", too_many.clone(), 400),
+        (
+            "/api/lessons/no-such/check",
+            r#"{"steps": [], "from": 1, "to": 2}"#.to_string(),
+            404,
+        ),
+        (
+            "/api/lessons/capture/check",
+            r#"{"steps": [], "from": 1}"#.to_string(),
+            400,
+        ),
+        (
+            "/api/lessons/capture/check",
+            r#"{"steps": [], "from": 1, "to": 2, "seat": "yellow"}"#.to_string(),
+            400,
+        ),
+        (
+            "/api/lessons/capture/check",
+            too_many.replace("]}", "], \"from\": 1, \"to\": 2}"),
+            400,
+        ),
     ] {
         let (st, r) = req(&s, "POST", path, Some(&body)).await;
         assert_eq!(st, status, "{path} {body}: {r}");

@@ -8,7 +8,8 @@ import { drawBoard } from '../board.js';
 import { diceRow } from '../dice.js';
 import { el, toast } from '../dom.js';
 import { geometry, meta, preset } from '../facts.js';
-import { language, t } from '../i18n.js';
+import { inLanguage, language, t } from '../i18n.js';
+import { progressAt } from '../layout.js';
 import { chooseStep, stepLabel, targetsOf } from './game-steps.js';
 
 const KEY = 'chaupar.lessons';
@@ -166,6 +167,17 @@ function lessonPage(main, lessons, lesson) {
     if (step) await take(step);
   }
 
+  // A click on a square that is no target: the engine says why not (or the selection is dropped).
+  async function onBoardClick(ev) {
+    const rc = ev.target.getAttribute && ev.target.getAttribute('data-rc');
+    const to = sel && rc ? progressAt(geometry(), sel.c, sel.p, ...rc.split(',').map(Number)) : -1;
+    if (to <= 0) { if (sel) { sel = null; render(); } return; }
+    try {
+      const r = await api.checkLesson(lesson.id, steps, sel.c, sel.p, to);
+      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true);
+    } catch (e) { toast(e.message, true); }
+  }
+
   function render() {
     const g = boardGame(lesson, tried);
     const movable = new Set(legal().map((s) => `${s.colour}:${s.from}`));
@@ -173,7 +185,7 @@ function lessonPage(main, lessons, lesson) {
       game: g, stacking: (lesson.position.options && lesson.position.options.stacking) || p.values.stacking,
       sel, movable, targets: sel ? targetsOf(legal(), sel) : [], onPiece, onTarget,
     });
-    board.addEventListener('click', () => { if (sel) { sel = null; render(); } });
+    board.addEventListener('click', onBoardClick);
     const left = perDie ? `${t('dice_left')}: ${tried.turn.dice_left.join(', ') || '—'}` : `${t('points_left')}: ${tried.turn.points_left}`;
     const side = el('aside', { class: 'side' },
       el('p', { class: 'muted small' }, el('a', { href: '#/learn' }, t('learn_title')), ` · ${lesson.preset} · ${i + 1}/${lessons.length}`),

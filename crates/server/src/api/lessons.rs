@@ -1,6 +1,7 @@
 //! The lessons (`crate::lessons`) over HTTP: the list, a try of some steps
 //! (the turn after them, or the engine's refusal, and when the play is ended
-//! whether it solves the task), and a correct answer. Engine work runs behind
+//! whether it solves the task), why a clicked move is refused, and a correct
+//! answer. Engine work runs behind
 //! the engine's semaphore, as hints and reviews do.
 
 use std::sync::atomic::AtomicBool;
@@ -10,12 +11,13 @@ use axum::extract::{Path, State};
 use axum::Json;
 use chaupar_core::json::position_value;
 use chaupar_core::notation::play_text;
-use chaupar_core::{Step, Turn};
+use chaupar_core::{Colour, Step, Turn};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::parse_json;
 use crate::error::ApiError;
+use crate::i18n;
 use crate::lessons::{self, Lesson, Words};
 use crate::limits::engine;
 use crate::state::Shared;
@@ -146,6 +148,60 @@ fn play(lesson: &Lesson, t: &Try) -> Result<Tried, ApiError> {
         why: verdict.as_ref().err().map(|w| w.en.clone()),
         why_ru: verdict.err().map(|w| w.ru),
     })
+}
+
+/// The body of a check: the steps taken, and the move clicked (a piece of
+/// `colour`, by default the one moving now, from `from` to `to`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckMove {
+    steps: Vec<Step>,
+    #[serde(default)]
+    colour: Option<Colour>,
+    from: u8,
+    to: u8,
+}
+
+/// `{"allowed": true}` or `{"allowed": false, "why", "why_ru"}`, as a game's check.
+#[derive(Serialize)]
+pub(crate) struct Checked {
+    allowed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why_ru: Option<String>,
+}
+
+/// `POST /api/lessons/{id}/check` with `{"steps", "colour"?, "from", "to"}`: why
+/// the engine refuses that move after those steps (`Turn::why_not_move`).
+pub(crate) async fn check(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Checked>, ApiError> {
+    let lesson = lesson(&id)?;
+    let c: CheckMove = parse_json(&body)?;
+    if c.steps.len() > MAX_STEPS {
+        return Err(ApiError::bad(format!(
+            "a check holds at most {MAX_STEPS} steps, not {}",
+            c.steps.len()
+        )));
+    }
+    let why = engine(&state.guards, move |_: &AtomicBool| {
+        let start = lesson.start().map_err(ApiError::internal)?;
+        let throw = lesson.throw_of(&start).map_err(ApiError::internal)?;
+        let mut turn = Turn::new(&start, throw).map_err(|e| ApiError::internal(e.to_string()))?;
+        for step in &c.steps {
+            turn.step(*step).map_err(|why| ApiError::illegal(&why))?;
+        }
+        Ok::<_, ApiError>(turn.why_not_move(c.colour.unwrap_or(turn.actor()), c.from, c.to))
+    })
+    .await??;
+    Ok(Json(Checked {
+        allowed: why.is_none(),
+        why_ru: why.as_ref().map(i18n::why_ru),
+        why: why.map(|w| w.to_string()),
+    }))
 }
 
 /// `{"notation", "steps"}`: a play that solves the lesson.

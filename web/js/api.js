@@ -141,3 +141,12 @@ export async function reviewSvg(id, lang) {
   }
   return text;
 }
+
+/** The lessons: {lessons: [{id, preset, title, text, task, hint, position, throw}]}. */
+export const lessons = () => request('GET', '/api/lessons');
+/** A lesson's turn after `steps` ({turn, position, done}); with `end`, also {solved, why, why_ru}. */
+export const tryLesson = (id, steps, end) => request('POST', `/api/lessons/${encodeURIComponent(id)}/try`, { steps, end: Boolean(end) });
+/** A play that solves lesson `id`: {notation, steps}. */
+export const lessonAnswer = (id) => request('GET', `/api/lessons/${encodeURIComponent(id)}/answer`);
+/** Why moving `colour`'s piece at `from` to `to` is refused after `steps` in lesson `id`: {allowed, why, why_ru}. */
+export const checkLesson = (id, steps, colour, from, to) => request('POST', `/api/lessons/${encodeURIComponent(id)}/check`, { steps, colour, from, to });

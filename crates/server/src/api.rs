@@ -1,6 +1,7 @@
 //! The HTTP API (`docs/api.md`), by topic: static facts ([`meta`]), games
 //! ([`games`]), a person's actions, shared with the WebSocket ([`actions`]), and
-//! the engine's work on a game: hint, replay, review ([`analysis`]); and for
+//! the engine's work on a game: hint, replay, review ([`analysis`]); lessons
+//! ([`lessons`]); and for
 //! whoever runs the server, `/healthz` and `/metrics` ([`health`]).
 
 use axum::handler::Handler;
@@ -17,6 +18,7 @@ pub(crate) mod actions;
 pub(crate) mod analysis;
 pub(crate) mod games;
 pub(crate) mod health;
+pub(crate) mod lessons;
 pub(crate) mod meta;
 pub(crate) mod review_svg;
 pub(crate) mod tutor;
@@ -58,6 +60,10 @@ pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
             post(tutor::tutor.layer(limits.actions())),
         )
         .route("/api/games/:id/review.svg", get(review_svg::review_svg))
+        .route("/api/lessons", get(lessons::list))
+        .route("/api/lessons/:id/try", post(lessons::try_steps))
+        .route("/api/lessons/:id/answer", get(lessons::answer))
+        .route("/api/lessons/:id/check", post(lessons::check))
 }
 
 /// Reads a request's JSON: `400` with serde's words if it is not what is expected.

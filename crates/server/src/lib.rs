@@ -16,6 +16,7 @@ mod driver;
 mod error;
 mod event;
 pub mod i18n;
+pub mod lessons;
 pub mod limits;
 pub mod live;
 mod metrics;

@@ -1,0 +1,122 @@
+// The lessons (#/learn) in headless Chromium: three lessons completed by clicking
+// pieces and targets on the board (the steps of a correct play, taken from the
+// answer API, but clicked, not played by "show me"), a wrong play told why and
+// tried again, a refused move told why, the done marks kept after a reload,
+// "show me", and screenshots in English and Russian.
+//
+// Usage: node learn.e2e.mjs BASE_URL OUT_DIR (see harness.mjs)
+import path from 'node:path';
+import { base, out, click, newPage, runTests } from './harness.mjs';
+
+// Clicks one step on the board: the unit, then its destination (and, when the
+// page asks which of several steps, the one meant).
+async function clickStep(page, s) {
+  const piece = `.piece.movable[data-colour="${s.colour}"][data-progress="${s.from}"]`;
+  await page.waitForSelector(piece, { timeout: 5000 });
+  await click(page, piece);
+  const target = `.target[data-to="${s.to}"]`;
+  await page.waitForSelector(target, { timeout: 5000 });
+  await click(page, target);
+  if (await page.locator('.modal .choice').count()) {
+    const want = s.declare === 'super' ? /super|супер/i : s.declare === 'block' ? /block|блок/i : null;
+    const choices = page.locator('.modal .choice');
+    const n = await choices.count();
+    let picked = false;
+    for (let i = 0; i < n && !picked; i++) {
+      const text = await choices.nth(i).textContent();
+      if (!want || want.test(text)) { await choices.nth(i).click(); picked = true; }
+    }
+    if (!picked) throw new Error(`no choice for ${JSON.stringify(s)}`);
+  }
+}
+
+async function solveByClicking(page, id) {
+  await page.goto(`${base}/#/learn/${id}`);
+  await page.waitForSelector(`.learn-lesson[data-lesson="${id}"] svg.board`);
+  const answer = await page.evaluate((l) => fetch(`/api/lessons/${l}/answer`).then((r) => r.json()), id);
+  if (!answer.steps || !answer.steps.length) throw new Error(`${id}: no answer`);
+  let taken = 0;
+  for (const s of answer.steps) {
+    await clickStep(page, s);
+    taken++;
+    // The step is taken when the list of steps shows it (or the verdict came).
+    await page.waitForFunction((n) => document.querySelectorAll('.side ol.small li').length >= n || document.querySelector('.verdict.ok, .verdict.bad'), taken, { timeout: 5000 });
+  }
+  await page.waitForSelector('.verdict.ok', { timeout: 5000 });
+}
+
+async function threeLessonsByClicking() {
+  const page = await newPage();
+  await page.goto(`${base}/#/learn`);
+  await page.waitForSelector('.lesson-list');
+  const listed = await page.locator('li.lesson').count();
+  if (listed < 12) throw new Error(`only ${listed} lessons listed`);
+  if (await page.locator('li.lesson.done').count()) throw new Error('a fresh browser has lessons done');
+  // A header link leads here.
+  if (!(await page.locator('nav a[href="#/learn"]').count())) throw new Error('no Learn link in the navigation');
+  await page.screenshot({ path: path.join(out, 'learn-list-en.png') });
+
+  await solveByClicking(page, 'split-the-total');
+  await page.screenshot({ path: path.join(out, 'learn-solved-en.png') });
+  await solveByClicking(page, 'capture-by-size');
+  await solveByClicking(page, 'declare-super');
+
+  // A play that misses the task is told why, and may be tried again.
+  await page.goto(`${base}/#/learn/team-win`);
+  await page.waitForSelector('.learn-lesson[data-lesson="team-win"] svg.board');
+  await click(page, '#end'); // decline the finished partner's throw
+  await page.waitForSelector('.verdict.bad');
+  const why = await page.locator('.verdict.bad').textContent();
+  if (!/won|победил/.test(why)) throw new Error(`the verdict does not say why: ${why}`);
+  await page.screenshot({ path: path.join(out, 'learn-failed-en.png') });
+  await click(page, '#again');
+  await page.waitForSelector('.piece.movable');
+  await clickStep(page, { colour: 'yellow', from: 83, to: 84 });
+  await page.waitForSelector('.verdict.ok');
+
+  // The marks stay after a reload.
+  await page.goto(`${base}/#/learn`);
+  await page.reload();
+  await page.waitForSelector('.lesson-list');
+  for (const id of ['split-the-total', 'capture-by-size', 'declare-super', 'team-win']) {
+    if (!(await page.locator(`li.lesson.done[data-lesson="${id}"] .done-mark`).count())) throw new Error(`${id} is not marked done after a reload`);
+  }
+  const progress = await page.locator('#learn-progress').textContent();
+  if (!progress.startsWith('4 ')) throw new Error(`progress says ${progress}`);
+  await page.screenshot({ path: path.join(out, 'learn-done-en.png') });
+
+  // In Russian: the list and a lesson.
+  await click(page, '#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'ru' && document.querySelector('.lesson-list'));
+  const title = await page.locator('.learn h1').textContent();
+  if (title !== 'Уроки') throw new Error(`the list is not in Russian: ${title}`);
+  await page.screenshot({ path: path.join(out, 'learn-list-ru.png') });
+  await page.goto(`${base}/#/learn/blockade`);
+  await page.waitForSelector('.learn-lesson svg.board');
+  const task = await page.locator('#task').textContent();
+  if (!/Срубите/.test(task)) throw new Error(`the task is not in Russian: ${task}`);
+  await click(page, '#hint');
+  await page.screenshot({ path: path.join(out, 'learn-lesson-ru.png') });
+  await page.context().close();
+}
+
+async function showMePlaysTheAnswerWithoutMarkingItDone() {
+  const page = await newPage();
+  await page.goto(`${base}/#/learn/tohd`);
+  await page.waitForSelector('.learn-lesson svg.board');
+  // A move the rules refuse (24 to 37: 13 points, only 11 thrown) is told why.
+  const geo = await page.evaluate(() => fetch('/api/board').then((r) => r.json()));
+  await click(page, '.piece.movable[data-colour="yellow"][data-progress="24"]');
+  await click(page, `rect.sq[data-rc="${geo.tracks.yellow[37].join(',')}"]`);
+  await page.waitForSelector('#toast.show.bad', { timeout: 5000 });
+  const why = await page.locator('#toast').textContent();
+  if (!/\d/.test(why)) throw new Error(`the refusal does not say why: ${why}`);
+  await click(page, '#show-me');
+  await page.waitForSelector('.verdict.ok', { timeout: 10000 });
+  await page.goto(`${base}/#/learn`);
+  await page.waitForSelector('.lesson-list');
+  if (await page.locator('li.lesson.done[data-lesson="tohd"]').count()) throw new Error('"show me" marked the lesson done');
+  await page.context().close();
+}
+
+await runTests('learn', [threeLessonsByClicking, showMePlaysTheAnswerWithoutMarkingItDone]);

@@ -18,6 +18,7 @@
 //! | `hints` | [`hint`], [`hint_turn`], [`rank_plays`], [`estimate`] |
 //! | `rng` | [`Rng`], [`derive_seed`] |
 //! | [`review`], [`sim`], [`train`] | game review, the simulator, TD(lambda) training |
+//! | [`puzzles`] | positions from expert self-play where one play is clearly best |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -25,6 +26,7 @@ mod bots;
 pub mod eval;
 pub mod evaluator;
 mod hints;
+pub mod puzzles;
 pub mod review;
 mod rng;
 pub mod search;

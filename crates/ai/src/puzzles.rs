@@ -8,16 +8,16 @@
 //! ranking reproduces on any machine). A decision is kept when the best play's
 //! win chance exceeds every other's by at least [`MIN_MARGIN`]; at most
 //! [`PER_GAME`] are kept from one game, at least [`GAP`] turns apart, so that the
-//! set spreads over many games. See `docs/ai.md`, "Puzzles".
+//! set spreads over many games; a game is left once it has given them, or after
+//! [`RANKS_PER_GAME`] rankings or [`MAX_TURNS`] turns, so that no game costs much. See `docs/ai.md`, "Puzzles".
 
 use std::collections::HashSet;
 use std::time::Duration;
 
-use chaupar_core::{notation, Colour, Position, Rules, Throw};
+use chaupar_core::{notation, Colour, Game, Generator, Position, Rules, Throw};
 use serde::{Deserialize, Serialize};
 
 use crate::search::{SearchConfig, NODES_PER_MS};
-use crate::sim::play_game;
 use crate::{derive_seed, Bot, BotSpec, Limits};
 
 /// The least lead of the best play's win chance over the second best's.
@@ -32,8 +32,10 @@ pub const GAP: usize = 8;
 pub const RANKING: usize = 5;
 /// Work units per decision of the bots that play the games (20 ms of work).
 pub const PLAY_NODES: usize = 20 * NODES_PER_MS;
-/// Turns after which a self-play game is stopped.
-const MAX_TURNS: usize = 1000;
+/// Turns after which a self-play game is left.
+pub const MAX_TURNS: usize = 400;
+/// Decisions ranked in one game at most (bounds the work a game costs).
+pub const RANKS_PER_GAME: usize = 60;
 
 /// One play of a puzzle's ranking.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -159,29 +161,51 @@ pub fn find_puzzles(
             break;
         }
         let seed = derive_seed(cfg.seed, g as u64);
-        let mut bots = experts(seed)?;
-        let (game, _, _) = play_game(cfg.rules, 4, seed, &mut bots, MAX_TURNS)?;
-        let mut pos = *game.start();
-        let mut taken = 0;
-        let mut next = 0;
-        for (k, t) in game.turns().iter().enumerate() {
-            let before = pos;
-            pos = t.after;
-            if k < next || taken >= PER_GAME || found.len() >= cfg.count {
-                continue;
-            }
-            let Some(p) = puzzle_at(&before, t.throw, cfg.budget) else {
-                continue;
-            };
+        let want = PER_GAME.min(cfg.count - found.len());
+        for p in game_puzzles(cfg, seed, want)? {
             if seen.insert((p.position.clone(), p.throw)) {
                 found.push(p);
-                taken += 1;
-                next = k + GAP;
             }
         }
         progress(g + 1, found.len());
     }
+    found.truncate(cfg.count);
     Ok(found)
+}
+
+/// Plays one game between experts and takes up to `want` puzzles from it,
+/// [`GAP`] turns apart; the game stops once they are found, after
+/// [`MAX_TURNS`] turns, or after [`RANKS_PER_GAME`] rankings.
+fn game_puzzles(cfg: &PuzzleConfig, seed: u64, want: usize) -> Result<Vec<Puzzle>, String> {
+    let mut bots = experts(seed)?;
+    let mut game = Game::new(cfg.rules, 4, seed).map_err(|e| e.to_string())?;
+    let mut gen = Generator::new();
+    let mut out = Vec::new();
+    let (mut next, mut ranked) = (0, 0);
+    for k in 0..MAX_TURNS {
+        let Some(mover) = game.position().to_move() else {
+            break;
+        };
+        if out.len() >= want || ranked >= RANKS_PER_GAME {
+            break;
+        }
+        let before = *game.position();
+        let throw = game.throw().map_err(|e| e.to_string())?;
+        gen.generate(&before, throw).map_err(|e| e.to_string())?;
+        if k >= next && gen.len() >= MIN_CHOICES {
+            ranked += 1;
+            if let Some(p) = puzzle_at(&before, throw, cfg.budget) {
+                out.push(p);
+                next = k + GAP;
+            }
+        }
+        let plays = gen.plays();
+        let i = bots[mover.index()]
+            .choose(&before, throw, &plays)
+            .min(plays.len() - 1);
+        game.play(&plays[i].steps).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

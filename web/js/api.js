@@ -127,3 +127,12 @@ export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws
 export function whyNot(id, seat, colour, from, to) {
   return request('POST', `${game(id)}/check`, { seat, colour, from, to }, held(id).seats[seat]);
 }
+
+/** A preset's puzzles, posed without their answers: {rules, puzzles: [{n, colour, throw, position, ...}]}. */
+export const puzzles = (rules) => request('GET', `/api/puzzles?rules=${encodeURIComponent(rules)}`);
+/** One puzzle with its turn's legal steps: {puzzle, position, turn}. */
+export const puzzle = (rules, n) => request('GET', `/api/puzzles/${encodeURIComponent(rules)}/${n}`);
+/** The puzzle's turn after `steps`: {puzzle, position, turn}. */
+export const tryPuzzle = (rules, n, steps) => request('POST', `/api/puzzles/${encodeURIComponent(rules)}/${n}/try`, { steps });
+/** Answers a puzzle with the play's steps: {correct, best, best_steps, margin, ranking, yours}. */
+export const answerPuzzle = (rules, n, steps) => request('POST', `/api/puzzles/${encodeURIComponent(rules)}/${n}/answer`, { steps });

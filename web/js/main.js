@@ -7,10 +7,11 @@ import { joinPage } from './pages/join.js';
 import { lobbyPage } from './pages/lobby.js';
 import { replayPage } from './pages/replay.js';
 import { rulesPage } from './pages/rules.js';
+import { puzzlesPage } from './pages/puzzles.js';
 
 document.getElementById('lang').addEventListener('click', () => {
   toggleLanguage();
   route();
 });
 await loadText();
-startRouter({ lobby: lobbyPage, game: gamePage, replay: replayPage, rules: rulesPage, join: joinPage });
+startRouter({ lobby: lobbyPage, game: gamePage, replay: replayPage, rules: rulesPage, join: joinPage, puzzles: puzzlesPage });

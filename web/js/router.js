@@ -40,6 +40,7 @@ function pageFor(name, arg) {
   if (name === 'replay' && arg) return pages.replay;
   if (name === 'join' && arg) return pages.join;
   if (name === 'rules') return (main) => pages.rules(main, arg || 'chaupar');
+  if (name === 'puzzles' && pages.puzzles) return pages.puzzles;
   return pages.lobby;
 }
 

@@ -1,6 +1,7 @@
 //! The HTTP API (`docs/api.md`), by topic: static facts ([`meta`]), games
 //! ([`games`]), a person's actions, shared with the WebSocket ([`actions`]), and
-//! the engine's work on a game: hint, replay, review ([`analysis`]); and for
+//! the engine's work on a game: hint, replay, review ([`analysis`]); puzzles
+//! ([`puzzles`]); and for
 //! whoever runs the server, `/healthz` and `/metrics` ([`health`]).
 
 use axum::handler::Handler;
@@ -18,6 +19,7 @@ pub(crate) mod analysis;
 pub(crate) mod games;
 pub(crate) mod health;
 pub(crate) mod meta;
+pub(crate) mod puzzles;
 
 use actions::Action;
 
@@ -51,6 +53,10 @@ pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
         .route("/api/games/:id/replay", get(analysis::replay))
         .route("/api/games/:id/review", get(analysis::review))
         .route("/api/games/:id/ws", get(ws::api_ws))
+        .route("/api/puzzles", get(puzzles::list))
+        .route("/api/puzzles/:rules/:n", get(puzzles::one))
+        .route("/api/puzzles/:rules/:n/try", post(puzzles::try_steps))
+        .route("/api/puzzles/:rules/:n/answer", post(puzzles::answer))
 }
 
 /// Reads a request's JSON: `400` with serde's words if it is not what is expected.

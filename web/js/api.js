@@ -150,3 +150,12 @@ export const tryLesson = (id, steps, end) => request('POST', `/api/lessons/${enc
 export const lessonAnswer = (id) => request('GET', `/api/lessons/${encodeURIComponent(id)}/answer`);
 /** Why moving `colour`'s piece at `from` to `to` is refused after `steps` in lesson `id`: {allowed, why, why_ru}. */
 export const checkLesson = (id, steps, colour, from, to) => request('POST', `/api/lessons/${encodeURIComponent(id)}/check`, { steps, colour, from, to });
+
+/** A preset's puzzles, posed without their answers: {rules, puzzles: [{n, colour, throw, position, ...}]}. */
+export const puzzles = (rules) => request('GET', `/api/puzzles?rules=${encodeURIComponent(rules)}`);
+/** One puzzle with its turn's legal steps: {puzzle, position, turn}. */
+export const puzzle = (rules, n) => request('GET', `/api/puzzles/${encodeURIComponent(rules)}/${n}`);
+/** The puzzle's turn after `steps`: {puzzle, position, turn}. */
+export const tryPuzzle = (rules, n, steps) => request('POST', `/api/puzzles/${encodeURIComponent(rules)}/${n}/try`, { steps });
+/** Answers a puzzle with the play's steps: {correct, best, best_steps, margin, ranking, yours}. */
+export const answerPuzzle = (rules, n, steps) => request('POST', `/api/puzzles/${encodeURIComponent(rules)}/${n}/answer`, { steps });

@@ -8,10 +8,11 @@ import { lobbyPage } from './pages/lobby.js';
 import { replayPage } from './pages/replay.js';
 import { rulesPage } from './pages/rules.js';
 import { learnPage } from './pages/learn.js';
+import { puzzlesPage } from './pages/puzzles.js';
 
 document.getElementById('lang').addEventListener('click', () => {
   toggleLanguage();
   route();
 });
 await loadText();
-startRouter({ lobby: lobbyPage, game: gamePage, replay: replayPage, rules: rulesPage, join: joinPage, learn: learnPage });
+startRouter({ lobby: lobbyPage, game: gamePage, replay: replayPage, rules: rulesPage, join: joinPage, learn: learnPage, puzzles: puzzlesPage });

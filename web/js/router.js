@@ -41,6 +41,7 @@ function pageFor(name, arg) {
   if (name === 'join' && arg) return pages.join;
   if (name === 'rules') return (main) => pages.rules(main, arg || 'chaupar');
   if (name === 'learn') return (main) => pages.learn(main, arg);
+  if (name === 'puzzles' && pages.puzzles) return pages.puzzles;
   return pages.lobby;
 }
 

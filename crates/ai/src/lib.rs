@@ -19,6 +19,7 @@
 //! | `rng` | [`Rng`], [`derive_seed`] |
 //! | [`review`], [`sim`], [`train`] | game review, the simulator, TD(lambda) training |
 //! | [`review_svg`] | a review drawn as a win-chance graph (SVG) |
+//! | [`puzzles`] | positions from expert self-play where one play is clearly best |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -26,6 +27,7 @@ mod bots;
 pub mod eval;
 pub mod evaluator;
 mod hints;
+pub mod puzzles;
 pub mod review;
 pub mod review_svg;
 mod rng;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod ai_cmds;
 mod bench_server_cmd;
 mod draw;
+mod puzzles_cmd;
 mod serve_cmd;
 
 use chaupar_core::rules::OPTIONS;
@@ -71,6 +72,8 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Load and crash benchmark of a server: simulated people over WebSockets.
     BenchServer(bench_server_cmd::BenchServerArgs),
+    /// Find puzzles in expert self-play: positions where one play is clearly best.
+    Puzzles(puzzles_cmd::PuzzlesArgs),
 }
 
 /// Reads a file, or standard input for `-`.
@@ -282,6 +285,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Train(a) => ai_cmds::train_cmd(a),
         Command::Serve(a) => serve_cmd::serve(a),
         Command::BenchServer(_) => Ok(()), // handled in main (its own exit codes)
+        Command::Puzzles(a) => puzzles_cmd::puzzles(a),
     }
 }
 

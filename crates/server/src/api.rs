@@ -1,7 +1,7 @@
 //! The HTTP API (`docs/api.md`), by topic: static facts ([`meta`]), games
 //! ([`games`]), a person's actions, shared with the WebSocket ([`actions`]), and
 //! the engine's work on a game: hint, replay, review ([`analysis`]); lessons
-//! ([`lessons`]); and for
+//! ([`lessons`]); puzzles ([`puzzles`]); and for
 //! whoever runs the server, `/healthz` and `/metrics` ([`health`]).
 
 use axum::handler::Handler;
@@ -22,6 +22,7 @@ pub(crate) mod lessons;
 pub(crate) mod meta;
 pub(crate) mod review_svg;
 pub(crate) mod tutor;
+pub(crate) mod puzzles;
 
 use actions::Action;
 
@@ -64,6 +65,10 @@ pub(crate) fn routes(limits: &Guards) -> Router<Shared> {
         .route("/api/lessons/:id/try", post(lessons::try_steps))
         .route("/api/lessons/:id/answer", get(lessons::answer))
         .route("/api/lessons/:id/check", post(lessons::check))
+        .route("/api/puzzles", get(puzzles::list))
+        .route("/api/puzzles/:rules/:n", get(puzzles::one))
+        .route("/api/puzzles/:rules/:n/try", post(puzzles::try_steps))
+        .route("/api/puzzles/:rules/:n/answer", post(puzzles::answer))
 }
 
 /// Reads a request's JSON: `400` with serde's words if it is not what is expected.

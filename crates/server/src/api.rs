@@ -20,9 +20,9 @@ pub(crate) mod games;
 pub(crate) mod health;
 pub(crate) mod lessons;
 pub(crate) mod meta;
+pub(crate) mod puzzles;
 pub(crate) mod review_svg;
 pub(crate) mod tutor;
-pub(crate) mod puzzles;
 
 use actions::Action;
 

@@ -56,7 +56,9 @@ export async function runTests(name, tests) {
       if (errors.length) throw new Error(`the page logged errors:\n  ${errors.join('\n  ')}`);
       passed++;
     } catch (e) {
-      console.error(`browser: FAILED: ${test.name}: ${e.message}`);
+      // Where in the test file it failed (the first frame of a test file).
+      const at = String(e.stack || '').split('\n').find((l) => /\.(e2e\.)?mjs:\d+/.test(l) && !l.includes('harness.mjs'));
+      console.error(`browser: FAILED: ${test.name}: ${e.message}${at ? ` (${at.trim()})` : ''}`);
       failed++;
     }
   }

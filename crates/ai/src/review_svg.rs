@@ -71,6 +71,25 @@ const RU: Words = Words {
     title: "Шансы на победу после каждого хода",
 };
 
+/// A side's name in the legend (`yellow+black` → "Yellow + Black", in Russian
+/// "Жёлтые + Чёрные"); a name that is not colours is kept as it is.
+fn side_name(side: &str, lang: &str) -> String {
+    let names: Option<Vec<&str>> = side
+        .split('+')
+        .map(|c| {
+            let c: Colour = c.trim().parse().ok()?;
+            Some(match (lang, c) {
+                ("ru", Colour::Yellow) => "Жёлтые",
+                ("ru", Colour::Red) => "Красные",
+                ("ru", Colour::Black) => "Чёрные",
+                ("ru", Colour::Green) => "Зелёные",
+                _ => c.title(),
+            })
+        })
+        .collect();
+    names.map_or_else(|| side.to_string(), |n| n.join(" + "))
+}
+
 /// The paint of a colour.
 fn paint(c: Colour) -> &'static str {
     match c {
@@ -282,7 +301,7 @@ pub fn svg(review: &Review, start: &Position, lang: &str) -> String {
         let swatch = all.get(i).map_or("#888", |s| side_paint(*s));
         let _ = write!(
             s,
-            r##"<g class="legend" data-side="{name}"><rect x="{LEFT}" y="{:.1}" width="12" height="12" fill="{swatch}"/><text x="{:.1}" y="{yy:.1}">{name}: {} {:.1}%, {} {}, {} {}, {} {:+.1}%</text></g>"##,
+            r##"<g class="legend" data-side="{side}"><rect x="{LEFT}" y="{:.1}" width="12" height="12" fill="{swatch}"/><text x="{:.1}" y="{yy:.1}">{name}: {} {:.1}%, {} {}, {} {}, {} {:+.1}%</text></g>"##,
             yy - 10.0,
             LEFT + 18.0,
             words.error_rate,
@@ -293,7 +312,8 @@ pub fn svg(review: &Review, start: &Position, lang: &str) -> String {
             words.very_bad,
             words.luck,
             100.0 * d.luck,
-            name = esc(&d.side)
+            side = esc(&d.side),
+            name = esc(&side_name(&d.side, lang))
         );
     }
     s.push_str("</svg>\n");
@@ -429,12 +449,17 @@ mod tests {
         let legend = with_class(&doc, "legend");
         assert_eq!(legend.len(), 2);
         let text: String = legend[0].descendants().filter_map(|n| n.text()).collect();
-        assert!(text.contains("yellow+black"), "{text}");
+        assert!(text.contains("Yellow + Black: "), "{text}");
         assert!(text.contains("error rate 10.0%"), "{text}");
         assert!(text.contains("luck -5.0%"), "{text}");
         let ru = svg(&made_up(), &start("chaupar"), "ru");
         parse(&ru);
         assert!(ru.contains("доля ошибок 10.0%"));
+        assert!(
+            ru.contains("Жёлтые + Чёрные: "),
+            "the sides named in Russian"
+        );
+        assert!(ru.contains(r#"data-side="yellow+black""#));
     }
 
     #[test]

@@ -4,11 +4,31 @@ import * as api from '../api.js';
 import { drawBoard } from '../board.js';
 import { el } from '../dom.js';
 import { geometry, meta, preset } from '../facts.js';
-import { t } from '../i18n.js';
+import { language, t } from '../i18n.js';
 
 /** A preset's sources in words ("the rulebook + the Russian rules"), not as file names. */
 export function sourceWords(source) {
   return source.split('+').map((f) => t(`src_${f.trim()}`)).join(' + ');
+}
+
+/** Small boards of the first lessons of preset `p`, each a link to its lesson (none if the lessons cannot be had). */
+async function diagrams(p) {
+  let lessons = [];
+  try { lessons = (await api.lessons()).lessons.filter((l) => l.preset === p.name).slice(0, 3); } catch (_) { return el('div'); }
+  const partners = {};
+  for (const c of meta().colours) partners[c.name] = c.partner;
+  return el('div', { class: 'diagrams' }, lessons.map((l) => {
+    const pos = l.position;
+    const game = {
+      to_move: pos.to_move, seats: {}, teams: false, partners, turn: null,
+      safe_castles: ((pos.options && pos.options.safe) || p.values.safe) === 'castles',
+      block_turns: Number((pos.options && pos.options.block_turns) || p.values.block_turns || 3),
+    };
+    const board = drawBoard(geometry(), pos, { game, stacking: (pos.options && pos.options.stacking) || p.values.stacking, movable: new Set() });
+    board.classList.add('mini');
+    const title = language() === 'ru' ? l.title.ru : l.title.en;
+    return el('a', { class: 'diagram', href: `#/learn/${l.id}` }, board, el('span', {}, `${title} ›`));
+  }));
 }
 
 /** Shows the rules of preset `name` (the first preset if there is no such one) in `main`. */
@@ -35,9 +55,11 @@ export async function rulesPage(main, name) {
   });
   const mini = drawBoard(geometry(), null, { game: { safe_castles: p.values.safe === 'castles' } });
   mini.classList.add('mini');
-  // A preset's rules on one screen, above the option table and the full text.
+  // A preset's rules on one screen, above the option table and the full text,
+  // with small boards of the preset's first lessons (engine positions).
   const summary = el('section', { class: 'card summary' }, el('h2', {}, t('in_short')),
-    el('ul', {}, t(`summary_${p.name}`).split('\n').map((line) => el('li', {}, line))));
+    el('ul', {}, t(`summary_${p.name}`).split('\n').map((line) => el('li', {}, line))),
+    await diagrams(p));
   main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs, summary,
     el('div', { class: 'rules-top' }, mini, el('section', {}, el('h2', {}, t('preset_values')), el('p', { class: 'muted' }, `${t('from_sources')} ${sourceWords(p.source)}`), table)), doc));
   // #/rules/PRESET/RULE (a refusal's link): the rule's heading, shown and marked.

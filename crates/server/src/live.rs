@@ -285,17 +285,24 @@ impl Core {
     /// which must make the next version.
     pub fn catch_up(&mut self, actions: &[StoredAction]) -> Result<(), String> {
         for a in actions {
-            if a.seq != self.version as i64 + 1 {
-                return Err(format!(
-                    "game {}: stored action {} follows version {}",
-                    self.id, a.seq, self.version
-                ));
-            }
-            let event = Event::from_json(&a.action)?;
-            self.apply(&event, a.at)
-                .map_err(|e| format!("game {}: stored action {}: {}", self.id, a.seq, e.message))?;
+            self.apply_stored(a)?;
         }
         Ok(())
+    }
+
+    /// Applies one stored action, which must make the next version; answers
+    /// the change it made.
+    pub fn apply_stored(&mut self, a: &StoredAction) -> Result<Event, String> {
+        if a.seq != self.version as i64 + 1 {
+            return Err(format!(
+                "game {}: stored action {} follows version {}",
+                self.id, a.seq, self.version
+            ));
+        }
+        let event = Event::from_json(&a.action)?;
+        self.apply(&event, a.at)
+            .map_err(|e| format!("game {}: stored action {}: {}", self.id, a.seq, e.message))?;
+        Ok(event)
     }
 
     /// Rebuilds a game from its head row alone (the game as it was made).

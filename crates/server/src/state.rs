@@ -483,8 +483,7 @@ pub(crate) async fn catch_up(state: &AppState, entry: &mut Entry) -> Result<(), 
     let (core_now, pushes) = blocking(move || {
         let mut pushes = Vec::new();
         for a in &actions {
-            core.catch_up(std::slice::from_ref(a))?;
-            let event = Event::from_json(&a.action)?;
+            let event = core.apply_stored(a)?;
             let view =
                 (watched && !matches!(event, Event::Chat { .. })).then(|| GameView::of(&core));
             pushes.push((event, view));

@@ -1,0 +1,88 @@
+//! The plays of a position and their order are part of the engine's behaviour: the
+//! bots, the simulator and every recorded strength run choose among plays by their
+//! index. These fingerprints fold the text of every play (its steps and the position
+//! it leads to), in the order listed, over many turns of seeded games in every
+//! preset; a change to the listing that reorders, adds or drops a play changes them.
+//! They were recorded from the reference search before the listing was made faster.
+
+use chaupar_core::notation::{position_text, step_text};
+use chaupar_core::{Game, Generator, Preset, Rules};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+/// FNV-1a, 64 bits.
+fn fold(h: &mut u64, bytes: &[u8]) {
+    for b in bytes {
+        *h ^= *b as u64;
+        *h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+}
+
+/// The fingerprint of every listing over `games` seeded games of `preset`.
+fn fingerprint(rules: Rules, players: u8, games: u64) -> (u64, u64) {
+    let mut g = Generator::new();
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut plays = 0u64;
+    for seed in 0..games {
+        let mut game = Game::new(rules, players, 1000 + seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut turns = 0;
+        while game.position().to_move().is_some() && turns < 3000 {
+            let t = game.throw().unwrap();
+            let n = g.generate(game.position(), t).unwrap();
+            plays += n as u64;
+            for i in 0..n {
+                for s in g.steps(i) {
+                    fold(&mut h, step_text(s, false).as_bytes());
+                    fold(&mut h, b" ");
+                }
+                fold(&mut h, position_text(g.position(i)).as_bytes());
+                fold(&mut h, b"\n");
+            }
+            let steps = g.steps(rng.next_u32() as usize % n).to_vec();
+            game.play(&steps).unwrap();
+            turns += 1;
+        }
+    }
+    (h, plays)
+}
+
+#[test]
+fn plays_are_listed_in_the_same_order() {
+    let cases: [(Preset, &[(&str, &str)], u8); 10] = [
+        (Preset::Chaupar, &[], 4),
+        (Preset::Chaupar, &[], 2),
+        (Preset::Chausar, &[], 4),
+        (Preset::Chausar, &[], 3),
+        (Preset::Chausar, &[], 2),
+        (Preset::Classic, &[], 4),
+        (Preset::Classic, &[], 2),
+        // Dead games, a split total with blockades, each die with super-pieces.
+        (Preset::Chaupar, &[("tohd", "home"), ("start", "charkoni")], 4),
+        (Preset::Chausar, &[("throw", "total"), ("stacking", "super")], 4),
+        (Preset::Classic, &[("safe", "none"), ("unused", "lost"), ("split", "never")], 4),
+    ];
+    let got: Vec<(u64, u64)> = cases
+        .iter()
+        .map(|(p, options, n)| {
+            let rules = Rules::preset(*p).with_options(options.iter().copied()).unwrap();
+            fingerprint(rules, *n, 8)
+        })
+        .collect();
+    for (h, plays) in &got {
+        // `--nocapture` prints them, to record them again after a deliberate change.
+        println!("(0x{h:016x}, {plays}),");
+    }
+    let want: Vec<(u64, u64)> = vec![
+        (0xca9f9a28feff003f, 112695),
+        (0x5a315ab940eb6dc9, 112695),
+        (0x33ab8c7fc4165191, 64334),
+        (0x4d7f2489a507b4c7, 33189),
+        (0xe0c168dfb16359be, 18160),
+        (0xa0a71513e0240e68, 42446),
+        (0x7c409840362d1388, 42446),
+        (0xa61c91fd967a5a03, 40810),
+        (0x2be66d0e6c24e01e, 46041),
+        (0xee15988b8b21782a, 24123),
+    ];
+    assert_eq!(got, want);
+}

@@ -92,17 +92,34 @@ pub struct Position {
 }
 
 impl core::hash::Hash for Position {
-    /// Hashes what changes during a game in a few words; the rules and seats are
-    /// compared by `Eq` but left out of the hash, as they rarely differ.
+    /// Hashes what changes during a game ([`Position::key`]) in a few words; the
+    /// rules and seats are compared by `Eq` but left out of the hash, as they
+    /// rarely differ.
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        state.write_u128(u128::from_le_bytes(bytemuck_pieces(&self.pieces)));
-        let mut blocks = [0u8; 16];
-        for c in 0..4 {
-            blocks[c * 2] = self.blocks[c][0];
-            blocks[c * 2 + 1] = self.blocks[c][1];
-            blocks[8 + c * 2] = self.ages[c][0];
-            blocks[8 + c * 2 + 1] = self.ages[c][1];
-        }
+        let (pieces, blocks, tail) = self.key();
+        state.write_u128(pieces);
+        state.write_u128(blocks ^ ((tail as u128) << 64));
+    }
+}
+
+impl Position {
+    /// What changes during a game, in three words: the pieces, the blocks with
+    /// their ages, and the rest (who has captured, who throws, the extra throw,
+    /// whether the game goes on). Two positions of one game (the same rules and
+    /// seats) are equal exactly when their keys are: who won follows from the
+    /// pieces.
+    #[inline]
+    pub(crate) fn key(&self) -> (u128, u128, u64) {
+        let p = &self.pieces;
+        let pieces = u128::from_le_bytes([
+            p[0][0], p[0][1], p[0][2], p[0][3], p[1][0], p[1][1], p[1][2], p[1][3], p[2][0],
+            p[2][1], p[2][2], p[2][3], p[3][0], p[3][1], p[3][2], p[3][3],
+        ]);
+        let (b, a) = (&self.blocks, &self.ages);
+        let blocks = u128::from_le_bytes([
+            b[0][0], b[0][1], b[1][0], b[1][1], b[2][0], b[2][1], b[3][0], b[3][1], a[0][0],
+            a[0][1], a[1][0], a[1][1], a[2][0], a[2][1], a[3][0], a[3][1],
+        ]);
         let tail = (self.captured.0 as u64)
             | (self.to_move.map_or(7, |c| c as u64) << 8)
             | ((self.extra_throw as u64) << 16)
@@ -111,16 +128,8 @@ impl core::hash::Hash for Position {
                 Outcome::Dead => 1,
                 Outcome::Won(_) => 2,
             } << 24);
-        state.write_u128(u128::from_le_bytes(blocks) ^ ((tail as u128) << 64));
+        (pieces, blocks, tail)
     }
-}
-
-fn bytemuck_pieces(p: &[[u8; 4]; 4]) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    for c in 0..4 {
-        out[c * 4..c * 4 + 4].copy_from_slice(&p[c]);
-    }
-    out
 }
 
 impl Position {

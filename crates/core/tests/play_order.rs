@@ -57,14 +57,28 @@ fn plays_are_listed_in_the_same_order() {
         (Preset::Classic, &[], 4),
         (Preset::Classic, &[], 2),
         // Dead games, a split total with blockades, each die with super-pieces.
-        (Preset::Chaupar, &[("tohd", "home"), ("start", "charkoni")], 4),
-        (Preset::Chausar, &[("throw", "total"), ("stacking", "super")], 4),
-        (Preset::Classic, &[("safe", "none"), ("unused", "lost"), ("split", "never")], 4),
+        (
+            Preset::Chaupar,
+            &[("tohd", "home"), ("start", "charkoni")],
+            4,
+        ),
+        (
+            Preset::Chausar,
+            &[("throw", "total"), ("stacking", "super")],
+            4,
+        ),
+        (
+            Preset::Classic,
+            &[("safe", "none"), ("unused", "lost"), ("split", "never")],
+            4,
+        ),
     ];
     let got: Vec<(u64, u64)> = cases
         .iter()
         .map(|(p, options, n)| {
-            let rules = Rules::preset(*p).with_options(options.iter().copied()).unwrap();
+            let rules = Rules::preset(*p)
+                .with_options(options.iter().copied())
+                .unwrap();
             fingerprint(rules, *n, 8)
         })
         .collect();

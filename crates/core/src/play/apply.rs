@@ -15,6 +15,12 @@ use super::{FRESH, MOVED};
 
 /// Applies a step that [`super::for_each_step`] produced.
 pub(crate) fn apply(node: &Node, step: &Step) -> Node {
+    apply_among(node, step, u128::MAX)
+}
+
+/// [`apply`] knowing the squares where pieces of other colours stand
+/// ([`super::Obstacles`]'s `others`): a step landing elsewhere captures nothing.
+pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
     let mut n = *node;
     let pos = &mut n.pos;
     let a = step.colour;
@@ -31,7 +37,7 @@ pub(crate) fn apply(node: &Node, step: &Step) -> Node {
             left -= 1;
         }
     }
-    capture(&mut n, a, step.to);
+    capture_among(&mut n, a, step.to, others);
     let pos = &mut n.pos;
     if step.to != HOME {
         match step.declare {
@@ -77,12 +83,19 @@ pub(crate) fn apply(node: &Node, step: &Step) -> Node {
 
 /// Sends the enemies of `a` standing where it lands (`to`, its progress) back to
 /// the Charkoni, and marks the capture (for tohd and the extra throw).
-pub(super) fn capture(n: &mut Node, a: Colour, to: u8) {
+///
+/// `others` holds the squares where pieces of other colours may stand (all
+/// squares when not known): a landing elsewhere captures nothing.
+#[inline]
+pub(super) fn capture_among(n: &mut Node, a: Colour, to: u8, others: u128) {
     if to == HOME {
         return;
     }
-    let pos = &mut n.pos;
     let s = board::sq(a.index(), to);
+    if (others >> s) & 1 == 0 {
+        return;
+    }
+    let pos = &mut n.pos;
     let mut captured = false;
     for e in pos.present.iter() {
         if !pos.enemies(a, e) {
@@ -133,26 +146,35 @@ fn add_block(pos: &mut Position, ci: usize, p: u8) {
 /// winner and who throws next.
 pub(crate) fn finish(node: &Node) -> Position {
     let mut pos = node.pos;
+    // Only pieces that moved this turn carry the mark; clearing it reorders
+    // only their colour (every colour is kept sorted otherwise).
     for c in 0..4 {
-        for p in pos.pieces[c].iter_mut() {
-            *p &= !MOVED;
+        let p = &mut pos.pieces[c];
+        if (p[0] | p[1] | p[2] | p[3]) & MOVED != 0 {
+            for x in p.iter_mut() {
+                *x &= !MOVED;
+            }
+            sort4(p);
         }
-        sort4(&mut pos.pieces[c]);
     }
     let mover = pos.to_move.unwrap_or(node.actor);
-    for c in 0..4 {
-        for i in 0..2 {
-            if pos.blocks[c][i] == 0 {
-                pos.ages[c][i] = 0;
-                continue;
+    if pos.blocks == [[0; 2]; 4] {
+        pos.ages = [[0; 2]; 4];
+    } else {
+        for c in 0..4 {
+            for i in 0..2 {
+                if pos.blocks[c][i] == 0 {
+                    pos.ages[c][i] = 0;
+                    continue;
+                }
+                let fresh = pos.ages[c][i] & FRESH != 0;
+                let age = pos.ages[c][i] & !FRESH;
+                pos.ages[c][i] = if c == mover.index() && !fresh {
+                    (age + 1).min(MAX_AGE)
+                } else {
+                    age
+                };
             }
-            let fresh = pos.ages[c][i] & FRESH != 0;
-            let age = pos.ages[c][i] & !FRESH;
-            pos.ages[c][i] = if c == mover.index() && !fresh {
-                (age + 1).min(MAX_AGE)
-            } else {
-                age
-            };
         }
     }
     pos.outcome = pos.judge_outcome();

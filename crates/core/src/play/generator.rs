@@ -10,8 +10,8 @@ use crate::rules::Finished;
 use crate::step::Step;
 use crate::Colour;
 
-use super::apply::{apply, finish, mark_dead};
-use super::node::{broken, overdue, Node, Part, Usage};
+use super::apply::{apply_among, finish, mark_dead};
+use super::node::{broken, overdue, Node, NodeKey, Part, Usage};
 use super::obstacles::{obstacles, Obstacles};
 use super::split_total::total_fast;
 use super::steps::for_each_step_with;
@@ -27,10 +27,12 @@ fn others_key(node: &Node) -> [[u8; 4]; 4] {
 /// Lists legal plays, reusing its memory from one call to the next.
 #[derive(Default)]
 pub struct Generator {
-    seen: FxHashSet<Node>,
+    /// The nodes searched this turn, by key.
+    seen: FxHashSet<NodeKey>,
     #[allow(clippy::type_complexity)]
     obstacles: Option<((Colour, [[u8; 4]; 4], [[u8; 2]; 4]), Obstacles)>,
-    index: FxHashMap<Position, usize>,
+    /// The plays found, by the key of the position they lead to.
+    index: FxHashMap<(u128, u128, u64), usize>,
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
@@ -84,8 +86,8 @@ impl Generator {
         if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
             // The partner may decline a finished player's throw.
             let declined = finish(&node);
-            if !self.index.contains_key(&declined) {
-                self.index.insert(declined, self.plays.len());
+            if let std::collections::hash_map::Entry::Vacant(e) = self.index.entry(declined.key()) {
+                e.insert(self.plays.len());
                 self.plays.push((self.steps.len(), 0, declined));
             }
         }
@@ -107,6 +109,7 @@ impl Generator {
             Some((_, o)) => o,
             None => return,
         };
+        let others = obs.others;
         for_each_step_with(node, obs, |s| {
             if n < 64 {
                 children[n] = Some(s);
@@ -123,8 +126,8 @@ impl Generator {
             return;
         }
         for s in children.iter().flatten().copied().chain(many) {
-            let child = apply(node, &s);
-            if self.seen.insert(child) {
+            let child = apply_among(node, &s, others);
+            if self.seen.insert(child.key()) {
                 self.path.push(s);
                 self.search(&child);
                 self.path.pop();
@@ -151,10 +154,10 @@ impl Generator {
             }
         }
         let pos = finish(node);
-        if self.index.contains_key(&pos) {
-            return;
-        }
-        self.index.insert(pos, self.plays.len());
+        match self.index.entry(pos.key()) {
+            std::collections::hash_map::Entry::Occupied(_) => return,
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(self.plays.len()),
+        };
         let start = self.steps.len();
         self.steps.extend_from_slice(&self.path);
         self.plays.push((start, self.path.len(), pos));

@@ -55,7 +55,24 @@ pub(crate) struct Node {
 
 impl core::hash::Hash for Node {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        self.pos.hash(state);
+        let (pieces, blocks, small) = self.key();
+        state.write_u128(pieces);
+        state.write_u128(blocks);
+        state.write_u64(small);
+    }
+}
+
+/// A node's [`Node::key`]: equal exactly when the nodes of one turn are.
+pub(crate) type NodeKey = (u128, u128, u64);
+
+impl Node {
+    /// What changes inside one turn, in three words: the pieces, the blocks, and
+    /// the dice, points, actor, part and marks with who has captured. Within one
+    /// search (one position and throw) two nodes are equal exactly when their keys
+    /// are: who throws next and the outcome do not change before the turn ends.
+    #[inline]
+    pub(crate) fn key(&self) -> NodeKey {
+        let (pieces, blocks, _) = self.pos.key();
         let small = u64::from_le_bytes([
             self.dice[0],
             self.dice[1],
@@ -64,9 +81,9 @@ impl core::hash::Hash for Node {
             self.actor as u8 | (self.part as u8) << 2 | (self.captured_any as u8) << 4,
             self.used_dice,
             self.used_pips,
-            0,
+            self.pos.captured.0,
         ]);
-        state.write_u64(small);
+        (pieces, blocks, small)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Illegal;
 use crate::Colour;
 
-use super::apply::{apply, capture};
+use super::apply::{apply, capture_among};
 use super::generator::Generator;
 use super::node::{Node, Part};
 use super::obstacles::obstacles;
@@ -59,6 +59,8 @@ struct Cell {
 /// The per-unit part table of the split-total path.
 struct TableView {
     cells: [[Cell; 19]; 4],
+    /// Squares where pieces of other colours stand at the start of the play.
+    others: u128,
 }
 
 impl TableView {
@@ -141,6 +143,7 @@ impl Generator {
         // enemies, and whether a capture earlier in the play would change it.
         let mut table = TableView {
             cells: [[Cell::default(); 19]; 4],
+            others: obs.others,
         };
         for (i, u) in units.iter().enumerate() {
             for d in 1..=total.min(18) {
@@ -319,7 +322,7 @@ impl Generator {
                 None => return,
             }
         }
-        self.apply_independent(node, units, table, parts, &order[..k]);
+        self.apply_independent(node, units, table, parts, &order[..k], table.others);
     }
 
     /// Applies steps that do not interact (see [`Generator::try_assignment`]) in one go.
@@ -330,6 +333,7 @@ impl Generator {
         table: &TableView,
         parts: &[u8; 4],
         moving: &[usize],
+        others: u128,
     ) {
         let mut n = *node;
         let a = n.actor;
@@ -360,7 +364,7 @@ impl Generator {
             }
         }
         for &to in &landed[..moving.len()] {
-            capture(&mut n, a, to);
+            capture_among(&mut n, a, to, others);
         }
         sort4(&mut n.pos.pieces[ai]);
         n.pips -= sum;

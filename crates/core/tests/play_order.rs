@@ -46,9 +46,12 @@ fn fingerprint(rules: Rules, players: u8, games: u64) -> (u64, u64) {
     (h, plays)
 }
 
+/// A preset, options changed from it, and the number of players.
+type Case = (Preset, &'static [(&'static str, &'static str)], u8);
+
 #[test]
 fn plays_are_listed_in_the_same_order() {
-    let cases: [(Preset, &[(&str, &str)], u8); 10] = [
+    let cases: [Case; 10] = [
         (Preset::Chaupar, &[], 4),
         (Preset::Chaupar, &[], 2),
         (Preset::Chausar, &[], 4),

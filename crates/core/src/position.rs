@@ -111,15 +111,18 @@ impl Position {
     #[inline]
     pub(crate) fn key(&self) -> (u128, u128, u64) {
         let p = &self.pieces;
-        let pieces = u128::from_le_bytes([
-            p[0][0], p[0][1], p[0][2], p[0][3], p[1][0], p[1][1], p[1][2], p[1][3], p[2][0],
-            p[2][1], p[2][2], p[2][3], p[3][0], p[3][1], p[3][2], p[3][3],
-        ]);
+        let pieces = (u32::from_le_bytes(p[0]) as u128)
+            | (u32::from_le_bytes(p[1]) as u128) << 32
+            | (u32::from_le_bytes(p[2]) as u128) << 64
+            | (u32::from_le_bytes(p[3]) as u128) << 96;
         let (b, a) = (&self.blocks, &self.ages);
-        let blocks = u128::from_le_bytes([
-            b[0][0], b[0][1], b[1][0], b[1][1], b[2][0], b[2][1], b[3][0], b[3][1], a[0][0],
-            a[0][1], a[1][0], a[1][1], a[2][0], a[2][1], a[3][0], a[3][1],
-        ]);
+        let pairs = |x: &[[u8; 2]; 4]| {
+            (u16::from_le_bytes(x[0]) as u64)
+                | (u16::from_le_bytes(x[1]) as u64) << 16
+                | (u16::from_le_bytes(x[2]) as u64) << 32
+                | (u16::from_le_bytes(x[3]) as u64) << 48
+        };
+        let blocks = (pairs(b) as u128) | (pairs(a) as u128) << 64;
         let tail = (self.captured.0 as u64)
             | (self.to_move.map_or(7, |c| c as u64) << 8)
             | ((self.extra_throw as u64) << 16)

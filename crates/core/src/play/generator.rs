@@ -17,11 +17,12 @@ use super::split_total::total_fast;
 use super::steps::for_each_step_with;
 use super::{Play, PlayError};
 
-/// The pieces of every colour but the actor's (what the obstacles depend on).
-fn others_key(node: &Node) -> [[u8; 4]; 4] {
-    let mut k = node.pos.pieces;
-    k[node.actor.index()] = [0; 4];
-    k
+/// What the obstacles in the actor's way depend on: the actor, the pieces of
+/// every other colour, the blocks.
+fn obstacles_key(node: &Node) -> (u8, u128, u128) {
+    let (pieces, blocks, _) = node.pos.key();
+    let own = 0xffff_ffffu128 << (32 * node.actor.index());
+    (node.actor as u8, pieces & !own, blocks)
 }
 
 /// Lists legal plays, reusing its memory from one call to the next.
@@ -29,8 +30,10 @@ fn others_key(node: &Node) -> [[u8; 4]; 4] {
 pub struct Generator {
     /// The nodes searched this turn, by key.
     seen: FxHashSet<NodeKey>,
-    #[allow(clippy::type_complexity)]
-    obstacles: Option<((Colour, [[u8; 4]; 4], [[u8; 2]; 4]), Obstacles)>,
+    /// The obstacles last computed and what they were computed for.
+    obstacles: Option<((u8, u128, u128), Obstacles)>,
+    /// The steps of the nodes on the search path, each node's after its parent's.
+    children: Vec<Step>,
     /// The plays found, by the key of the position they lead to.
     index: FxHashMap<(u128, u128, u64), usize>,
     /// The steps from the start of the turn to the node searched.
@@ -73,6 +76,7 @@ impl Generator {
         self.seen.clear();
         self.index.clear();
         self.path.clear();
+        self.children.clear();
         self.steps.clear();
         self.plays.clear();
         self.best = None;
@@ -98,41 +102,46 @@ impl Generator {
     }
 
     fn search(&mut self, node: &Node) {
-        let mut children: [Option<Step>; 64] = [None; 64];
-        let mut many: Vec<Step> = Vec::new();
-        let mut n = 0;
-        let key = (node.actor, others_key(node), node.pos.blocks);
-        if self.obstacles.as_ref().map(|(k, _)| *k) != Some(key) {
+        if !node.left() {
+            // Nothing left to use or to pass: the play ends here.
+            self.leaf(node);
+            return;
+        }
+        let key = obstacles_key(node);
+        if self.obstacles.as_ref().map(|(k, _)| k) != Some(&key) {
             self.obstacles = Some((key, obstacles(&node.pos, node.actor)));
         }
-        let obs = match &self.obstacles {
-            Some((_, o)) => o,
-            None => return,
+        let Some((_, obs)) = &self.obstacles else {
+            return;
         };
         let others = obs.others;
-        for_each_step_with(node, obs, |s| {
-            if n < 64 {
-                children[n] = Some(s);
-            } else {
-                many.push(s);
-            }
-            n += 1;
-        });
-        if n == 0 {
+        let first = self.children.len();
+        let children = &mut self.children;
+        for_each_step_with(node, obs, |s| children.push(s));
+        let last = self.children.len();
+        if first == last {
             match node.pass() {
                 Some(passed) => self.search(&passed),
                 None => self.leaf(node),
             }
             return;
         }
-        for s in children.iter().flatten().copied().chain(many) {
+        for i in first..last {
+            let s = self.children[i];
             let child = apply_among(node, &s, others);
-            if self.seen.insert(child.key()) {
+            if !child.left() {
+                // A play that used everything: `leaf` recognises it if another
+                // order reached it first, so it need not be remembered here.
+                self.path.push(s);
+                self.leaf(&child);
+                self.path.pop();
+            } else if self.seen.insert(child.key()) {
                 self.path.push(s);
                 self.search(&child);
                 self.path.pop();
             }
         }
+        self.children.truncate(first);
     }
 
     /// Records the play ending at `node` if it uses the throw as well as the best.

@@ -372,6 +372,26 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
         used_dice: 0,
         used_pips: 0,
     };
+    // Most often a unit can go one square: no square lies between, so nothing on
+    // the way matters, and landing is checked in full (`others` everywhere). Only
+    // when no unit can is the whole table of obstacles needed.
+    let one = dists.iter().any(|&(d, k)| d == 1 && k < 2);
+    if one {
+        let near = Obstacles {
+            mask: [0; 5],
+            any: false,
+            others: u128::MAX,
+        };
+        let mut any = false;
+        for_each_unit(&node, |u| {
+            if !any && !u.group_pair && check_move(&node, &near, &u, 1).is_ok() {
+                any = true;
+            }
+        });
+        if any {
+            return true;
+        }
+    }
     let obs = obstacles(pos, c);
     let mut any = false;
     for_each_unit(&node, |u| {

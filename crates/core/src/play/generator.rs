@@ -2,6 +2,8 @@
 //! depth-first search over steps (the reference search), or by the split-total
 //! fast path where it applies. It keeps its buffers from one call to the next.
 
+use std::cell::OnceCell;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::dice::Throw;
@@ -39,8 +41,12 @@ pub struct Generator {
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
-    /// Per play: where its steps start in `steps`, how many, the position after it.
+    /// Per play: where its steps start in `steps`, how many, the position after it
+    /// (before the dead-game check).
     pub(super) plays: Vec<(usize, usize, Position)>,
+    /// Per play: the position after it with a dead game marked, made when first
+    /// asked for (most callers of a random play read one position of many).
+    ended: Vec<OnceCell<Position>>,
     /// The best use of the throw found so far.
     pub(super) best: Option<Usage>,
     start_overdue: [u8; 2],
@@ -95,9 +101,8 @@ impl Generator {
                 self.plays.push((self.steps.len(), 0, declined));
             }
         }
-        for i in 0..self.plays.len() {
-            mark_dead(&mut self.plays[i].2);
-        }
+        self.ended.clear();
+        self.ended.resize_with(self.plays.len(), OnceCell::new);
         Ok(self.plays.len())
     }
 
@@ -190,7 +195,11 @@ impl Generator {
 
     /// The position after play `i`.
     pub fn position(&self, i: usize) -> &Position {
-        &self.plays[i].2
+        self.ended[i].get_or_init(|| {
+            let mut position = self.plays[i].2;
+            mark_dead(&mut position);
+            position
+        })
     }
 
     /// The plays as owned values.

@@ -273,16 +273,32 @@ impl Position {
         }
     }
 
+    /// The colours on the board with every piece home, one bit per colour.
+    #[inline]
+    fn finished_bits(&self) -> u8 {
+        let mut bits = 0;
+        for c in 0..4 {
+            if self.pieces[c] == [HOME; 4] {
+                bits |= 1 << c;
+            }
+        }
+        bits & self.present.0
+    }
+
     pub(crate) fn judge_outcome(&self) -> Outcome {
+        let done = self.finished_bits();
+        if done == 0 {
+            return Outcome::Ongoing;
+        }
         if self.teams {
             for team in [Team::YellowBlack, Team::RedGreen] {
-                if team.colours().iter().all(|c| self.finished(*c)) {
+                if team.colours().iter().all(|c| done & (1 << *c as u8) != 0) {
                     return Outcome::Won(Winner::Team(team));
                 }
             }
         } else {
             for c in self.present.iter() {
-                if self.finished(c) {
+                if done & (1 << c as u8) != 0 {
                     return Outcome::Won(Winner::Colour(c));
                 }
             }

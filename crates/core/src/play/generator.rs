@@ -6,10 +6,11 @@ use std::cell::OnceCell;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::board::{self, HOME};
 use crate::dice::Throw;
 use crate::position::Position;
-use crate::rules::Finished;
-use crate::step::Step;
+use crate::rules::{Finished, Stacking};
+use crate::step::{Declare, Step};
 use crate::Colour;
 
 use super::apply::{apply_among, finish, mark_dead};
@@ -27,6 +28,70 @@ fn obstacles_key(node: &Node) -> (u8, u128, u128) {
     (node.actor as u8, pieces & !own, blocks)
 }
 
+/// Whether two steps of `node` are independent: either order applies both and
+/// reaches the same node, and each stays legal after the other. They are when
+/// they move different pieces and neither lands where the other starts or ends,
+/// neither lands where another colour stands (no capture, no change to what the
+/// other may capture), and neither declares or leaves a block. The search uses
+/// it to skip the second order, whose node the first already reached: the plays
+/// and their order are those of the plain search.
+fn commute(node: &Node, others: u128, a: &Step, b: &Step) -> bool {
+    let pos = &node.pos;
+    let ai = node.actor.index();
+    let lands_alone = |s: &Step| s.to == HOME || (others >> board::sq(ai, s.to)) & 1 == 0;
+    a.from != b.from
+        && a.to != b.to
+        && a.from != b.to
+        && a.to != b.from
+        && lands_alone(a)
+        && lands_alone(b)
+        && (pos.rules.stacking != Stacking::Declare
+            || (a.declare.is_none()
+                && b.declare.is_none()
+                && !pos.is_block(node.actor, a.from)
+                && !pos.is_block(node.actor, b.from)))
+}
+
+/// A step in one word, for quick comparison inside one search (the colour is
+/// the actor's).
+#[inline]
+fn packed(s: &Step) -> u64 {
+    let declare = match s.declare {
+        None => 0u8,
+        Some(Declare::Super) => 1,
+        Some(Declare::Block) => 2,
+    };
+    u64::from_le_bytes([
+        s.colour as u8,
+        s.from,
+        s.to,
+        s.pieces,
+        s.by,
+        s.dice,
+        declare,
+        0,
+    ])
+}
+
+/// The step of [`packed`].
+#[inline]
+fn unpacked(w: u64) -> Step {
+    let b = w.to_le_bytes();
+    Step {
+        colour: Colour::ALL[(b[0] & 3) as usize],
+        from: b[1],
+        to: b[2],
+        pieces: b[3],
+        by: b[4],
+        dice: b[5],
+        declare: match b[6] {
+            0 => None,
+            1 => Some(Declare::Super),
+            _ => Some(Declare::Block),
+        },
+    }
+}
+
 /// Lists legal plays, reusing its memory from one call to the next.
 #[derive(Default)]
 pub struct Generator {
@@ -36,6 +101,11 @@ pub struct Generator {
     obstacles: Option<((u8, u128, u128), Obstacles)>,
     /// The steps of the nodes on the search path, each node's after its parent's.
     children: Vec<Step>,
+    /// Per node on the search path, the steps that would only reach nodes an
+    /// earlier branch has searched (see [`commute`]), each node's after its parent's.
+    earlier: Vec<u64>,
+    /// Whether the search skips those steps (not in the reference search).
+    prune: bool,
     /// The plays found, by the key of the position they lead to.
     index: FxHashMap<(u128, u128, u64), usize>,
     /// The steps from the start of the turn to the node searched.
@@ -83,6 +153,8 @@ impl Generator {
         self.index.clear();
         self.path.clear();
         self.children.clear();
+        self.earlier.clear();
+        self.prune = fast;
         self.steps.clear();
         self.plays.clear();
         self.best = None;
@@ -91,7 +163,7 @@ impl Generator {
         if fast && total_fast(&node) {
             self.search_total(&node);
         } else {
-            self.search(&node);
+            self.search(&node, 0..0);
         }
         if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
             // The partner may decline a finished player's throw.
@@ -106,7 +178,9 @@ impl Generator {
         Ok(self.plays.len())
     }
 
-    fn search(&mut self, node: &Node) {
+    /// Searches every play from `node`. `earlier` is the range of `self.earlier`
+    /// holding the steps that lead from `node` only to nodes already searched.
+    fn search(&mut self, node: &Node, earlier: core::ops::Range<usize>) {
         if !node.left() {
             // Nothing left to use or to pass: the play ends here.
             self.leaf(node);
@@ -126,13 +200,18 @@ impl Generator {
         let last = self.children.len();
         if first == last {
             match node.pass() {
-                Some(passed) => self.search(&passed),
+                Some(passed) => self.search(&passed, 0..0),
                 None => self.leaf(node),
             }
             return;
         }
-        for i in first..last {
-            let s = self.children[i];
+        for j in first..last {
+            let s = self.children[j];
+            if self.prune && self.earlier[earlier.clone()].contains(&packed(&s)) {
+                // This order of two independent steps reaches a node that the
+                // other order, searched earlier, reached first.
+                continue;
+            }
             let child = apply_among(node, &s, others);
             if !child.left() {
                 // A play that used everything: `leaf` recognises it if another
@@ -141,9 +220,26 @@ impl Generator {
                 self.leaf(&child);
                 self.path.pop();
             } else if self.seen.insert(child.key()) {
+                let start = self.earlier.len();
+                if self.prune {
+                    for i in first..j {
+                        let e = self.children[i];
+                        if commute(node, others, &e, &s) {
+                            self.earlier.push(packed(&e));
+                        }
+                    }
+                    for i in earlier.clone() {
+                        let e = unpacked(self.earlier[i]);
+                        if commute(node, others, &e, &s) {
+                            self.earlier.push(packed(&e));
+                        }
+                    }
+                }
+                let end = self.earlier.len();
                 self.path.push(s);
-                self.search(&child);
+                self.search(&child, start..end);
                 self.path.pop();
+                self.earlier.truncate(start);
             }
         }
         self.children.truncate(first);

@@ -109,3 +109,30 @@ fn the_simulator_plays_the_recorded_games_move_for_move() {
         "play_game's record"
     );
 }
+
+#[test]
+fn every_bot_chooses_the_same_among_listed_plays_as_among_copied_ones() {
+    // Two bots of each kind with the same seed, one asked with the plays
+    // copied out (as the server asks), one with the generator's listing (as
+    // the simulator asks), answer the same index turn after turn: their
+    // random draws stay in step.
+    for name in ["random", "greedy", "level1", "level3", "expert", "uct"] {
+        let build = || {
+            name.parse::<BotSpec>()
+                .expect("bot")
+                .build(11, Limits::nodes_for_ms(1))
+        };
+        let (mut copied, mut listed) = (build(), build());
+        let mut game = chaupar_core::Game::new(Rules::preset(Preset::Chausar), 4, 21).unwrap();
+        let mut gen = chaupar_core::Generator::new();
+        for _ in 0..12 {
+            let pos = *game.position();
+            let throw = game.throw().unwrap();
+            gen.generate(&pos, throw).unwrap();
+            let plays = gen.plays();
+            let i = copied.choose(&pos, throw, &plays);
+            assert_eq!(listed.choose_listed(&pos, throw, &gen), i, "{name}");
+            game.play(&plays[i].steps).unwrap();
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The simulator plays exactly the recorded games: every game of a few small
 //! fixed runs (random, greedy, the levels, the expert, uct; every preset; four
-//! and two players) and the record of one whole game are compared with the
+//! and two players), the record of one whole game and the weights of a short
+//! self-play training are compared with the
 //! results checked in as `tests/data/sim_games.json`. Making the simulator
 //! faster must not change one move. `CHAUPAR_BLESS=1` writes the file anew
 //! (only after a change meant to change the games).
@@ -8,6 +9,7 @@
 use std::time::Duration;
 
 use chaupar_ai::sim::{play_game, simulate, SimConfig};
+use chaupar_ai::train::TrainConfig;
 use chaupar_ai::{Bot, BotSpec, Limits};
 use chaupar_core::{record, Preset, Rules};
 
@@ -73,9 +75,22 @@ fn played() -> serde_json::Value {
     ];
     let (game, r, _) =
         play_game(Rules::preset(Preset::Chaupar), 4, 5, &mut bots, 3000).expect("a game");
+    let train = TrainConfig {
+        rules: Rules::preset(Preset::Chausar),
+        players: 4,
+        games: 6,
+        seed: 8,
+        alpha: 0.05,
+        lambda: 0.7,
+        epsilon: 0.1,
+        batch: 4,
+        max_turns: 1000,
+    };
+    let weights = chaupar_ai::train::train(&train, |_| {}).weights;
     serde_json::json!({
         "runs": out,
         "game": { "result": r, "record": record::write(&game, &[]) },
+        "trained": weights,
     })
 }
 
@@ -108,6 +123,7 @@ fn the_simulator_plays_the_recorded_games_move_for_move() {
         now["game"]["record"], expected["game"]["record"],
         "play_game's record"
     );
+    assert_eq!(now["trained"], expected["trained"], "self-play training");
 }
 
 #[test]

@@ -86,7 +86,12 @@ fn played() -> serde_json::Value {
         batch: 4,
         max_turns: 1000,
     };
-    let weights = chaupar_ai::train::train(&train, |_| {}).weights;
+    // Each weight written exactly (JSON numbers are not read back to the bit).
+    let weights: Vec<String> = chaupar_ai::train::train(&train, |_| {})
+        .weights
+        .iter()
+        .map(|w| format!("{w:?}"))
+        .collect();
     serde_json::json!({
         "runs": out,
         "game": { "result": r, "record": record::write(&game, &[]) },

@@ -137,6 +137,17 @@ pub fn play_game(
     Ok((game, r, times))
 }
 
+/// The dice of a new seeded game as they stand after its throw-off: they throw
+/// what [`Game::throw`] would throw next, turn after turn, for loops that
+/// play the listed plays without recording them in the game.
+pub(crate) fn dice_after_throw_off(game: &Game) -> Dice {
+    let mut dice = Dice::from_seed(game.seed().unwrap_or(0));
+    for _ in game.throw_off() {
+        dice.throw(game.rules().faces);
+    }
+    dice
+}
+
 /// Plays a new game `game` out with a bot per colour, listing the plays with
 /// `gen`, and returns the final position, the statistics and the decision
 /// times. When `record` is false the turns are not kept in `game` (and not
@@ -156,11 +167,8 @@ fn play_out(
         ..GameResult::default()
     };
     let faces = game.rules().faces;
-    // The game's dice after its throw-off, for the turns it does not record.
-    let mut dice = Dice::from_seed(r.seed);
-    for _ in game.throw_off() {
-        dice.throw(faces);
-    }
+    // The game's dice, for the turns it does not record.
+    let mut dice = dice_after_throw_off(game);
     let mut pos = *game.position();
     let mut stacks_before = stack_count(&pos);
     let mut blocks_before = pos.blocks().count();

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use chaupar_core::{Play, Position, Throw};
+use chaupar_core::{Generator, Play, Position, Throw};
 
 use crate::eval::{Side, Weights};
 use crate::evaluator::{first_best, Evaluator};
@@ -18,6 +18,14 @@ pub trait Bot: Send {
     fn name(&self) -> String;
     /// Index into `plays` (exactly the output of chaupar_core::legal_plays(pos, throw), never empty).
     fn choose(&mut self, pos: &Position, throw: Throw, plays: &[Play]) -> usize;
+    /// The same choice made among the plays a [`Generator`] has just listed
+    /// for `pos` and `throw` (never none), without copying them: the same
+    /// index as [`Bot::choose`] on [`Generator::plays`], and the same random
+    /// draws. The simulator asks this; bots that only look at the positions
+    /// after each play answer it without building a `Vec<Play>`.
+    fn choose_listed(&mut self, pos: &Position, throw: Throw, listed: &Generator) -> usize {
+        self.choose(pos, throw, &listed.plays())
+    }
 }
 
 /// The weights a bot evaluates with: its own, or the embedded ones of the
@@ -49,6 +57,9 @@ impl Bot for RandomBot {
     }
     fn choose(&mut self, _pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
         self.rng.below(plays.len())
+    }
+    fn choose_listed(&mut self, _pos: &Position, _throw: Throw, listed: &Generator) -> usize {
+        self.rng.below(listed.len())
     }
 }
 
@@ -89,13 +100,24 @@ impl Bot for GreedyBot {
         self.name.clone()
     }
     fn choose(&mut self, pos: &Position, _throw: Throw, plays: &[Play]) -> usize {
+        self.best_of(pos, plays.iter().map(|p| &p.position))
+    }
+    fn choose_listed(&mut self, pos: &Position, _throw: Throw, listed: &Generator) -> usize {
+        self.best_of(pos, (0..listed.len()).map(|i| listed.position(i)))
+    }
+}
+
+impl GreedyBot {
+    /// The index of the best of the positions after each play, for the colour
+    /// to move in `pos`.
+    fn best_of<'a>(&mut self, pos: &Position, after: impl Iterator<Item = &'a Position>) -> usize {
         let Some(m) = pos.to_move() else { return 0 };
         let side = Side::of(pos, m);
         let weights = weights_for(&self.weights, pos);
         let (noise, rng) = (self.noise, &mut self.rng);
         // One noise draw per play, in order, after its evaluation.
-        let values = plays.iter().map(|p| {
-            let v = weights.win_chance(&p.position, side);
+        let values = after.map(|p| {
+            let v = weights.win_chance(p, side);
             if noise > 0.0 {
                 v + rng.normal(noise)
             } else {

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use chaupar_core::{Colour, Game, Position, Rules};
+use chaupar_core::{Colour, Dice, Game, Generator, Position, Rules};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -131,42 +131,77 @@ pub fn play_game(
     bots: &mut [Box<dyn Bot>; 4],
     max_turns: usize,
 ) -> Result<(Game, GameResult, DecisionTimes), String> {
-    let mut times: DecisionTimes = Default::default();
     let mut game = Game::new(rules, players, seed).map_err(|e| e.to_string())?;
+    let mut gen = Generator::new();
+    let (_, r, times) = play_out(&mut game, &mut gen, bots, max_turns, true)?;
+    Ok((game, r, times))
+}
+
+/// The dice of a new seeded game as they stand after its throw-off: they throw
+/// what [`Game::throw`] would throw next, turn after turn, for loops that
+/// play the listed plays without recording them in the game.
+pub(crate) fn dice_after_throw_off(game: &Game) -> Dice {
+    let mut dice = Dice::from_seed(game.seed().unwrap_or(0));
+    for _ in game.throw_off() {
+        dice.throw(game.rules().faces);
+    }
+    dice
+}
+
+/// Plays a new game `game` out with a bot per colour, listing the plays with
+/// `gen`, and returns the final position, the statistics and the decision
+/// times. When `record` is false the turns are not kept in `game` (and not
+/// checked again by it: every play is one the generator listed), the
+/// simulator's way; the dice are the game's own either way, so the game
+/// played is the same.
+fn play_out(
+    game: &mut Game,
+    gen: &mut Generator,
+    bots: &mut [Box<dyn Bot>; 4],
+    max_turns: usize,
+    record: bool,
+) -> Result<(Position, GameResult, DecisionTimes), String> {
+    let mut times: DecisionTimes = Default::default();
     let mut r = GameResult {
-        seed,
+        seed: game.seed().unwrap_or(0),
         ..GameResult::default()
     };
-    let mut gen = chaupar_core::Generator::new();
-    while game.position().to_move().is_some() {
+    let faces = game.rules().faces;
+    // The game's dice, for the turns it does not record.
+    let mut dice = dice_after_throw_off(game);
+    let mut pos = *game.position();
+    let mut stacks_before = stack_count(&pos);
+    let mut blocks_before = pos.blocks().count();
+    while let Some(mover) = pos.to_move() {
         if r.turns >= max_turns {
             r.stopped = true;
             break;
         }
-        let before = *game.position();
-        let mover = before.to_move().unwrap_or(Colour::Yellow);
-        let throw = game.throw().map_err(|e| e.to_string())?;
-        gen.generate(&before, throw).map_err(|e| e.to_string())?;
-        let plays = gen.plays();
+        let throw = if record {
+            game.throw().map_err(|e| e.to_string())?
+        } else {
+            dice.throw(faces)
+        };
+        let n = gen.generate(&pos, throw).map_err(|e| e.to_string())?;
         let clock = std::time::Instant::now();
         let i = bots[mover.index()]
-            .choose(&before, throw, &plays)
-            .min(plays.len() - 1);
-        if plays.len() > 1 {
+            .choose_listed(&pos, throw, gen)
+            .min(n - 1);
+        if n > 1 {
             times[mover.index()].push(clock.elapsed().as_secs_f64());
         }
-        let play = &plays[i];
-        game.play(&play.steps).map_err(|e| e.to_string())?;
-        let after = play.position;
+        let steps = gen.steps(i);
+        if record {
+            game.play(steps).map_err(|e| e.to_string())?;
+        }
+        let after = *gen.position(i);
         r.turns += 1;
-        let lost: usize = before
+        let lost: usize = pos
             .colours()
             .iter()
-            .filter(|c| {
-                before.enemies(mover, *c) || play.steps.iter().any(|s| before.enemies(s.colour, *c))
-            })
+            .filter(|c| pos.enemies(mover, *c) || steps.iter().any(|s| pos.enemies(s.colour, *c)))
             .map(|c| {
-                let b = before.pieces(c).iter().filter(|p| **p == 0).count();
+                let b = pos.pieces(c).iter().filter(|p| **p == 0).count();
                 let a = after.pieces(c).iter().filter(|p| **p == 0).count();
                 a.saturating_sub(b)
             })
@@ -174,17 +209,20 @@ pub fn play_game(
         if lost > 0 {
             r.captures += 1;
         }
-        r.stacks += stack_count(&after).saturating_sub(stack_count(&before));
-        let nb = |p: &Position| p.blocks().count();
-        r.blocks += nb(&after).saturating_sub(nb(&before));
-        r.passed += play
-            .steps
+        let stacks_after = stack_count(&after);
+        r.stacks += stacks_after.saturating_sub(stacks_before);
+        stacks_before = stacks_after;
+        let blocks_after = after.blocks().count();
+        r.blocks += blocks_after.saturating_sub(blocks_before);
+        blocks_before = blocks_after;
+        r.passed += steps
             .iter()
             .filter(|s| s.colour != mover)
             .map(|s| s.by as usize)
             .sum::<usize>();
+        pos = after;
     }
-    Ok((game, r, times))
+    Ok((pos, r, times))
 }
 
 /// The side team a plays in game `index`: the first side (Yellow's) in even games,
@@ -199,7 +237,7 @@ pub type Simulated = (GameResult, Vec<f64>, Vec<f64>);
 /// Simulates one game of the run; also returns the decision times of team a
 /// and team b.
 pub fn sim_game(cfg: &SimConfig, index: usize) -> Result<Simulated, String> {
-    sim_game_of(cfg, &teams(cfg)?, index)
+    sim_game_of(cfg, &teams(cfg)?, index, &mut Generator::new())
 }
 
 /// The bots of team a and team b.
@@ -207,8 +245,13 @@ fn teams(cfg: &SimConfig) -> Result<[BotSpec; 2], String> {
     Ok([cfg.team_a.parse()?, cfg.team_b.parse()?])
 }
 
-/// [`sim_game`] with the teams' bots already read.
-fn sim_game_of(cfg: &SimConfig, teams: &[BotSpec; 2], index: usize) -> Result<Simulated, String> {
+/// [`sim_game`] with the teams' bots already read, listing plays with `gen`.
+fn sim_game_of(
+    cfg: &SimConfig,
+    teams: &[BotSpec; 2],
+    index: usize,
+    gen: &mut Generator,
+) -> Result<Simulated, String> {
     let pair = (index / 2) as u64;
     let seed = derive_seed(cfg.seed, pair);
     let start = Position::new(cfg.rules, cfg.players).map_err(|e| e.to_string())?;
@@ -227,7 +270,8 @@ fn sim_game_of(cfg: &SimConfig, teams: &[BotSpec; 2], index: usize) -> Result<Si
     let mut bots: [Box<dyn Bot>; 4] = bots
         .try_into()
         .map_err(|_| "internal: four bots".to_string())?;
-    let (game, mut r, times) = play_game(cfg.rules, cfg.players, seed, &mut bots, cfg.max_turns)?;
+    let mut game = Game::new(cfg.rules, cfg.players, seed).map_err(|e| e.to_string())?;
+    let (end, mut r, times) = play_out(&mut game, gen, &mut bots, cfg.max_turns, false)?;
     let (mut ta, mut tb) = (Vec::new(), Vec::new());
     for c in Colour::ALL {
         if first.has(c) == a_first {
@@ -238,7 +282,7 @@ fn sim_game_of(cfg: &SimConfig, teams: &[BotSpec; 2], index: usize) -> Result<Si
     }
     r.index = index;
     r.a_first = a_first;
-    r.winner = game.position().winner().map(|w| {
+    r.winner = end.winner().map(|w| {
         let first_won = first.won(w);
         if first_won == a_first {
             'a'
@@ -278,8 +322,8 @@ pub fn simulate(cfg: &SimConfig) -> Result<SimSummary, String> {
     let results: Vec<Result<Simulated, String>> = pool.install(|| {
         (0..cfg.games)
             .into_par_iter()
-            .map(|i| {
-                let r = sim_game_of(cfg, &teams, i);
+            .map_init(Generator::new, |gen, i| {
+                let r = sim_game_of(cfg, &teams, i, gen);
                 bar.inc(1);
                 r
             })

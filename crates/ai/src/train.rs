@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::derive_seed;
 use crate::eval::{chance_from, features, sides, Side, Weights, NF};
 use crate::evaluator::Evaluator;
+use crate::sim::dice_after_throw_off;
 use crate::Rng;
 
 /// Training settings.
@@ -43,25 +44,27 @@ pub struct TrainConfig {
 
 /// One game's feature vectors (first side's view) and result.
 fn self_play(cfg: &TrainConfig, weights: &Weights, seed: u64) -> Option<(Vec<[f64; NF]>, f64)> {
-    let mut game = Game::new(cfg.rules, cfg.players, seed).ok()?;
+    let game = Game::new(cfg.rules, cfg.players, seed).ok()?;
     let first = sides(game.start())[0];
     let mut rng = Rng::new(seed ^ 0xE9);
     let mut gen = Generator::new();
     let mut states = vec![features(game.start(), first)];
+    // The listed plays are played as they are, not recorded in the game (which
+    // would list them all again to check each).
+    let mut dice = dice_after_throw_off(&game);
+    let mut pos: Position = *game.position();
     for _ in 0..cfg.max_turns {
-        let pos: Position = *game.position();
         let Some(m) = pos.to_move() else { break };
         let side = Side::of(&pos, m);
-        let throw = game.throw().ok()?;
+        let throw = dice.throw(cfg.rules.faces);
         let n = gen.generate(&pos, throw).ok()?;
         let pick = if rng.unit() < cfg.epsilon {
             rng.below(n)
         } else {
             weights.greedy_choice(&gen, side)
         };
-        let steps = gen.steps(pick).to_vec();
-        game.play(&steps).ok()?;
-        let after = game.position();
+        pos = *gen.position(pick);
+        let after = &pos;
         if after.to_move().is_none() {
             let result = match after.winner() {
                 Some(w) if first.won(w) => 1.0,

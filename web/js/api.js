@@ -71,8 +71,21 @@ export const importRecord = (record) => request('POST', '/api/import', { record 
 export const deleteGame = (id) => request('DELETE', game(id), undefined, held(id).owner).then((r) => { forget(id); return r; });
 /** Takes a free seat: {seat, name, invite?, client_seed?}; keeps its token. */
 export const joinGame = (id, body) => request('POST', `${game(id)}/join`, body).then(keep);
-/** The owner changes a seat: to {kind: 'computer', level} or {kind: 'person'} (freed, with a new invite). */
-export const changeSeat = (id, seat, to) => request('POST', `${game(id)}/seats`, { seat, to }, held(id).owner).then(keep);
+/**
+ * The owner changes a seat: to {kind: 'computer', level} or {kind: 'person'}
+ * (freed, with a new invite). The server forgets the seat's token, so the page
+ * forgets it too: sent later (the chat, the socket's auth) it would be a 403.
+ */
+export const changeSeat = (id, seat, to) => request('POST', `${game(id)}/seats`, { seat, to }, held(id).owner)
+  .then((answer) => { forgetSeat(id, seat); return keep(answer); });
+
+// Drops the token of `seat` from what this page holds for game `id`.
+function forgetSeat(id, seat) {
+  const h = held(id);
+  if (!(seat in h.seats)) return;
+  delete h.seats[seat];
+  try { localStorage.setItem(tokenKey(id), JSON.stringify(h)); } catch (_) { /* private mode: this tab only */ }
+}
 /** A game's state. */
 export const getGame = (id) => request('GET', game(id));
 /** A fresh random action id (the key that makes a retried action safe). */

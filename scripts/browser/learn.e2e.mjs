@@ -2,7 +2,8 @@
 // pieces and targets on the board (the steps of a correct play, taken from the
 // answer API, but clicked, not played by "show me"), a wrong play told why and
 // tried again, a refused move told why, the done marks kept after a reload,
-// "show me", and screenshots in English and Russian.
+// "show me", and screenshots in English and Russian; a lesson in progress that
+// keeps its board, steps and verdict when the language is switched.
 //
 // Usage: node learn.e2e.mjs BASE_URL OUT_DIR (see harness.mjs)
 import path from 'node:path';
@@ -119,4 +120,52 @@ async function showMePlaysTheAnswerWithoutMarkingItDone() {
   await page.context().close();
 }
 
-await runTests('learn', [threeLessonsByClicking, showMePlaysTheAnswerWithoutMarkingItDone]);
+// The board as the page shows it: every unit's colour, progress and count.
+const boardUnits = (page) => page.$$eval('svg.board .piece', (ps) => ps.map((g) => `${g.dataset.colour}:${g.dataset.progress}x${g.dataset.count}`).sort().join(' '));
+
+async function lessonSurvivesLanguageSwitch() {
+  const page = await newPage();
+  await page.goto(`${base}/#/`);
+  await page.evaluate(() => localStorage.setItem('chaupar.lang', 'en'));
+  const id = 'split-the-total';
+  await page.goto(`${base}/#/learn/${id}`);
+  await page.waitForSelector(`.learn-lesson[data-lesson="${id}"] svg.board`);
+  const answer = await page.evaluate((l) => fetch(`/api/lessons/${l}/answer`).then((r) => r.json()), id);
+  if (answer.steps.length < 2) throw new Error(`${id}: the answer has ${answer.steps.length} steps; a lesson of two or more is needed`);
+  const start = await boardUnits(page);
+  // One step taken, the hint open: the language switched keeps them all.
+  await clickStep(page, answer.steps[0]);
+  await page.waitForFunction(() => document.querySelectorAll('.side ol.small li').length === 1);
+  await click(page, '#hint');
+  const before = { units: await boardUnits(page), left: await page.locator('#left').textContent() };
+  if (before.units === start) throw new Error('the step did not move the board');
+  await click(page, '#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'ru' && document.querySelector('.learn-lesson svg.board'));
+  await page.waitForFunction(() => document.querySelectorAll('.side ol.small li').length === 1, null, { timeout: 5000 });
+  const after = { units: await boardUnits(page), left: await page.locator('#left').textContent() };
+  if (after.units !== before.units) throw new Error(`the board changed with the language:\n  ${before.units}\n  ${after.units}`);
+  if (!/\d/.test(after.left) || after.left.replace(/\D/g, '') !== before.left.replace(/\D/g, '')) throw new Error(`what is left changed: ${before.left} / ${after.left}`);
+  if (await page.locator('#undo').isDisabled()) throw new Error('undo is off after the switch: the step is lost');
+  if (await page.locator('.hint-text').isHidden()) throw new Error('the hint closed with the switch');
+  if (!/Подсказка|подсказ/i.test(await page.locator('#hint').textContent())) throw new Error('the lesson is not in Russian');
+  // The rest of the play, then the verdict stays through two more switches.
+  for (const s of answer.steps.slice(1)) await clickStep(page, s);
+  await page.waitForSelector('.verdict.ok', { timeout: 5000 });
+  await click(page, '#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.waitForSelector('.verdict.ok', { timeout: 5000 });
+  const solved = await page.locator('.verdict.ok').textContent();
+  if (!solved.includes("the task is solved")) throw new Error(`the verdict after the switch: ${solved}`);
+  if ((await boardUnits(page)) === start) throw new Error('the board went back to the start');
+  await page.screenshot({ path: path.join(out, 'learn-switched-en.png') });
+  // Another page and back: the lesson starts afresh.
+  await page.goto(`${base}/#/learn`);
+  await page.waitForSelector('.lesson-list');
+  await page.goto(`${base}/#/learn/${id}`);
+  await page.waitForSelector(`.learn-lesson[data-lesson="${id}"] .piece.movable`);
+  if ((await boardUnits(page)) !== start) throw new Error('the lesson did not start afresh after leaving it');
+  if (await page.locator('.verdict.ok').count()) throw new Error('an old verdict shows on a fresh lesson');
+  await page.context().close();
+}
+
+await runTests('learn', [threeLessonsByClicking, showMePlaysTheAnswerWithoutMarkingItDone, lessonSurvivesLanguageSwitch]);

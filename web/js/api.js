@@ -163,6 +163,8 @@ export const tryLesson = (id, steps, end) => request('POST', `/api/lessons/${enc
 export const lessonAnswer = (id) => request('GET', `/api/lessons/${encodeURIComponent(id)}/answer`);
 /** Why moving `colour`'s piece at `from` to `to` is refused after `steps` in lesson `id`: {allowed, why, why_ru}. */
 export const checkLesson = (id, steps, colour, from, to) => request('POST', `/api/lessons/${encodeURIComponent(id)}/check`, { steps, colour, from, to });
+/** Why no step moves `colour`'s piece at progress `piece` after `steps` in lesson `id`: {allowed, why, why_ru, rule?}. */
+export const checkLessonPiece = (id, steps, colour, piece) => request('POST', `/api/lessons/${encodeURIComponent(id)}/check`, { steps, colour, piece });
 
 /** A preset's puzzles, posed without their answers: {rules, puzzles: [{n, colour, throw, position, ...}]}. */
 export const puzzles = (rules) => request('GET', `/api/puzzles?rules=${encodeURIComponent(rules)}`);

@@ -182,15 +182,40 @@ function lessonPage(main, lessons, lesson) {
     if (step) await take(step);
   }
 
-  // A click on a square that is no target: the engine says why not (or the selection is dropped).
-  async function onBoardClick(ev) {
-    const rc = ev.target.getAttribute && ev.target.getAttribute('data-rc');
-    const to = sel && rc ? progressAt(geometry(), sel.c, sel.p, ...rc.split(',').map(Number)) : -1;
-    if (to <= 0) { if (sel) { sel = null; render(); } return; }
+  // The engine's reason for a refused click, with a link to the rule behind it
+  // (on the rules page of the lesson's preset), as the game page shows it.
+  async function explain(ask) {
     try {
-      const r = await api.checkLesson(lesson.id, steps, sel.c, sel.p, to);
-      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true);
+      const r = await ask();
+      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true, r.rule ? { href: `#/rules/${lesson.preset}/${r.rule}`, text: t('the_rule') } : null);
     } catch (e) { toast(e.message, true); }
+  }
+
+  // Why the selected piece cannot go to the square [r, c] (or the selection is dropped).
+  function explainSquare(r, c) {
+    const to = sel ? progressAt(geometry(), sel.c, sel.p, r, c) : -1;
+    if (to <= 0) { if (sel) { sel = null; render(); } return; }
+    const { c: colour, p: from } = sel;
+    explain(() => api.checkLesson(lesson.id, steps, colour, from, to));
+  }
+
+  // A click on a square that is no target: the engine says why not.
+  function onBoardClick(ev) {
+    const rc = ev.target.getAttribute && ev.target.getAttribute('data-rc');
+    if (!rc) { if (sel) { sel = null; render(); } return; }
+    explainSquare(...rc.split(',').map(Number));
+  }
+
+  // A click on a piece no step moves: with a piece selected, a click on the
+  // square it stands on; otherwise the engine says why that piece cannot move.
+  function onStuck(c, q) {
+    if (!tried || done() || showing) return;
+    if (sel) {
+      const rc = q > 0 ? geometry().tracks[c][q] : null;
+      if (rc) explainSquare(rc[0], rc[1]); else { sel = null; render(); }
+      return;
+    }
+    explain(() => api.checkLessonPiece(lesson.id, steps, c, q));
   }
 
   function render() {
@@ -198,7 +223,7 @@ function lessonPage(main, lessons, lesson) {
     const movable = new Set(legal().map((s) => `${s.colour}:${s.from}`));
     const board = drawBoard(geometry(), tried.position, {
       game: g, stacking: (lesson.position.options && lesson.position.options.stacking) || p.values.stacking,
-      sel, movable, targets: sel ? targetsOf(legal(), sel) : [], onPiece, onTarget,
+      sel, movable, targets: sel ? targetsOf(legal(), sel) : [], onPiece, onTarget, onStuck,
     });
     board.addEventListener('click', onBoardClick);
     const left = perDie ? `${t('dice_left')}: ${tried.turn.dice_left.join(', ') || '—'}` : `${t('points_left')}: ${tried.turn.points_left}`;

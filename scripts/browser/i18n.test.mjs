@@ -25,6 +25,9 @@ test('Russian counts take the right form', () => {
   assert.equal(i18n.count(3, 'n_pieces'), '3 фишки');
   assert.equal(i18n.count(25, 'n_throws'), '25 бросков');
   assert.equal(i18n.count(1, 'n_unforced'), '1 ход с выбором');
+  assert.equal(i18n.count(2, 'n_tutor_warnings'), '2 предупреждения');
+  assert.equal(i18n.count(5, 'n_tutor_warnings'), '5 предупреждений');
+  assert.equal(i18n.count(1, 'n_tutor_ended'), '1 ход закончен вопреки предупреждению');
 });
 
 test('English counts take one or other', () => {
@@ -32,6 +35,8 @@ test('English counts take one or other', () => {
   assert.equal(i18n.count(1, 'n_moves'), '1 move');
   assert.equal(i18n.count(72, 'n_moves'), '72 moves');
   assert.equal(i18n.count(0, 'n_throws'), '0 throws');
+  assert.equal(i18n.count(1, 'n_tutor_warnings'), '1 warning');
+  assert.equal(i18n.count(2, 'n_tutor_ended'), '2 plays ended anyway');
 });
 
 test('every counted word has the forms of both languages', () => {

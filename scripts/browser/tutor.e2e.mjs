@@ -7,6 +7,13 @@
 //   End: the tutor's warning shows (in English, then in Russian), the better
 //   play is drawn as arrows; "Take back" undoes the turn's steps, and the best
 //   play then ends without a warning. The warnings are counted in the browser.
+// - tutorCountAtEnd: a tutor game from the lobby form; on a telling throw the
+//   person plays the worst play and is warned twice (once in English, once in
+//   Russian), ends anyway, then gives the seat to the computer (the owner's
+//   "to computer" button), which plays the game to its end. The end screen
+//   counts the warnings in words, in English and Russian ("2 warnings",
+//   "2 предупреждения"), also after the page is drawn again, with the seat's
+//   token gone (the server forgets it when the seat changes hands).
 // - reviewGraph: a finished computer-only game's replay; its review's graph
 //   has a point for every turn, and clicking one moves the replay to that turn.
 //
@@ -61,7 +68,8 @@ async function clickStep(page, id, step) {
 
 const tutorKept = (page, id) => page.evaluate((i) => JSON.parse(localStorage.getItem(`chaupar.tutor.${i}`) || '{}'), id);
 
-async function tutorWarnsAndTakesBack() {
+// A tutor game made from the lobby form: the person Yellow, three computers.
+async function tutorGame() {
   const page = await newPage();
   await page.goto(base + '/#/');
   await page.evaluate(() => localStorage.setItem('chaupar.lang', 'en'));
@@ -80,56 +88,63 @@ async function tutorWarnsAndTakesBack() {
   const id = page.url().split('/').pop();
   const g0 = await view(page, id);
   if (!g0.tutor || g0.tutor.threshold !== 0.05) throw new Error(`not a tutor game: ${JSON.stringify(g0.tutor)}`);
+  return { page, id };
+}
+
+// Plays Yellow's turns with the best play until a throw whose worst play loses
+// at least 15%; answers that turn's state and ranking (its dice thrown, no step taken).
+async function tellingThrow(page, id) {
   for (let turn = 0; turn < 30; turn++) {
     await page.waitForSelector('#throw', { timeout: 30000 });
     await click(page, '#throw');
     const g = await waitFor('the throw', async () => { const v = await view(page, id); return v.turn && v.turn.colour === 'yellow' ? v : null; });
     const plays = ranking(g);
-    const best = plays[0];
-    const worst = plays[plays.length - 1];
-    if (plays.length < 2 || best.win - worst.win < 0.15) {
-      // Not a telling throw: the best play, ended with no warning.
-      for (const s of best.steps) await clickStep(page, id, s);
-      await click(page, '#end');
-      await waitFor('the end of the turn', async () => (await view(page, id)).moves.length > g.moves.length);
-      if (await page.locator('#tutor-warning').count()) throw new Error('the tutor warned of the best play');
-      continue;
-    }
-    // The worst play, then End: the warning, with the better play drawn.
-    for (const s of worst.steps) await clickStep(page, id, s);
-    await click(page, '#end');
-    await page.waitForSelector('#tutor-warning', { timeout: 30000 });
-    const text = await page.locator('#tutor-warning').textContent();
-    if (!/This play loses \d+\.\d% of win chance against/.test(text)) throw new Error(`warning: ${text}`);
-    const arrows = await page.locator('svg.board .tutor-arrow').count();
-    if (arrows < 1) throw new Error('no arrow for the better play');
-    if ((await view(page, id)).moves.length !== g.moves.length) throw new Error('the turn ended in spite of the warning');
-    await page.screenshot({ path: path.join(out, 'tutor-warning-en.png') });
-    // In Russian: the page again, End again, the warning in Russian.
-    await click(page, '#lang');
-    await page.waitForSelector('#end');
-    await click(page, '#end');
-    await page.waitForSelector('#tutor-warning', { timeout: 30000 });
-    const ru = await page.locator('#tutor-warning').textContent();
-    if (!ru.includes('Этот ход теряет')) throw new Error(`Russian warning: ${ru}`);
-    await page.screenshot({ path: path.join(out, 'tutor-warning-ru.png') });
-    const kept = await tutorKept(page, id);
-    if (kept.warned !== 2) throw new Error(`warnings counted: ${JSON.stringify(kept)}`);
-    // Take back: every step undone, the turn still Yellow's.
-    await click(page, '#tutor-takeback');
-    await waitFor('the steps taken back', async () => { const v = await view(page, id); return v.turn && v.turn.steps.length === 0; });
-    await page.waitForSelector('#tutor-warning', { state: 'detached' });
-    // The best play: no warning, the turn ends.
-    for (const s of best.steps) await clickStep(page, id, s);
+    if (plays.length >= 2 && plays[0].win - plays[plays.length - 1].win >= 0.15) return { g, plays };
+    for (const s of plays[0].steps) await clickStep(page, id, s);
     await click(page, '#end');
     await waitFor('the end of the turn', async () => (await view(page, id)).moves.length > g.moves.length);
     if (await page.locator('#tutor-warning').count()) throw new Error('the tutor warned of the best play');
-    if ((await tutorKept(page, id)).warned !== 2) throw new Error('a warning counted for the best play');
-    await click(page, '#lang');
-    await page.close();
-    return;
   }
   throw new Error('no throw with a play losing 15% in 30 turns');
+}
+
+async function tutorWarnsAndTakesBack() {
+  const { page, id } = await tutorGame();
+  const { g, plays } = await tellingThrow(page, id);
+  const best = plays[0];
+  const worst = plays[plays.length - 1];
+  // The worst play, then End: the warning, with the better play drawn.
+  for (const s of worst.steps) await clickStep(page, id, s);
+  await click(page, '#end');
+  await page.waitForSelector('#tutor-warning', { timeout: 30000 });
+  const text = await page.locator('#tutor-warning').textContent();
+  if (!/This play loses \d+\.\d% of win chance against/.test(text)) throw new Error(`warning: ${text}`);
+  const arrows = await page.locator('svg.board .tutor-arrow').count();
+  if (arrows < 1) throw new Error('no arrow for the better play');
+  if ((await view(page, id)).moves.length !== g.moves.length) throw new Error('the turn ended in spite of the warning');
+  await page.screenshot({ path: path.join(out, 'tutor-warning-en.png') });
+  // In Russian: the page again, End again, the warning in Russian.
+  await click(page, '#lang');
+  await page.waitForSelector('#end');
+  await click(page, '#end');
+  await page.waitForSelector('#tutor-warning', { timeout: 30000 });
+  const ru = await page.locator('#tutor-warning').textContent();
+  if (!ru.includes('Этот ход теряет')) throw new Error(`Russian warning: ${ru}`);
+  await page.screenshot({ path: path.join(out, 'tutor-warning-ru.png') });
+  const kept = await tutorKept(page, id);
+  if (kept.warned !== 2) throw new Error(`warnings counted: ${JSON.stringify(kept)}`);
+  // Take back: every step undone, the turn still Yellow's.
+  await click(page, '#tutor-takeback');
+  await waitFor('the steps taken back', async () => { const v = await view(page, id); return v.turn && v.turn.steps.length === 0; });
+  await page.waitForSelector('#tutor-warning', { state: 'detached' });
+  // The best play: no warning, the turn ends.
+  for (const s of best.steps) await clickStep(page, id, s);
+  await click(page, '#end');
+  await waitFor('the end of the turn', async () => (await view(page, id)).moves.length > g.moves.length);
+  if (await page.locator('#tutor-warning').count()) throw new Error('the tutor warned of the best play');
+  if ((await tutorKept(page, id)).warned !== 2) throw new Error('a warning counted for the best play');
+  await click(page, '#lang');
+  await page.close();
 }
 
 async function reviewGraph() {
@@ -165,4 +180,45 @@ async function reviewGraph() {
   await page.close();
 }
 
-await runTests('tutor', [tutorWarnsAndTakesBack, reviewGraph]);
+async function tutorCountAtEnd() {
+  const { page, id } = await tutorGame();
+  const { g, plays } = await tellingThrow(page, id);
+  // The worst play, End: warned; End again in Russian: warned twice; then End anyway.
+  for (const s of plays[plays.length - 1].steps) await clickStep(page, id, s);
+  await click(page, '#end');
+  await page.waitForSelector('#tutor-warning', { timeout: 30000 });
+  await click(page, '#lang');
+  await page.waitForSelector('#end');
+  await click(page, '#end');
+  await page.waitForSelector('#tutor-warning', { timeout: 30000 });
+  await click(page, '#tutor-end');
+  await waitFor('the turn ended anyway', async () => (await view(page, id)).moves.length > g.moves.length);
+  const kept = await tutorKept(page, id);
+  if (kept.warned !== 2 || kept.ended !== 1) throw new Error(`warnings counted: ${JSON.stringify(kept)}`);
+  // The rest of the game to the computer: the owner's button on Yellow's row.
+  await click(page, '#lang');
+  await page.waitForSelector('.player[data-seat="yellow"] .to-computer');
+  await click(page, '.player[data-seat="yellow"] .to-computer');
+  await waitFor('Yellow played by the computer', async () => (await view(page, id)).seats.yellow.kind === 'computer');
+  // The seat's token stopped working: the page no longer holds it.
+  const held = await page.evaluate((i) => JSON.parse(localStorage.getItem(`chaupar.tokens.${i}`)), id);
+  if (held.seats.yellow || !held.owner) throw new Error(`tokens kept: ${JSON.stringify(Object.keys(held.seats))}, owner ${Boolean(held.owner)}`);
+  await waitFor('the game over', async () => (await view(page, id)).outcome !== 'playing', 300000);
+  const want = { en: 'Tutor: 2 warnings (1 play ended anyway)', ru: 'Наставник: 2 предупреждения (1 ход закончен вопреки предупреждению)' };
+  for (const lang of ['en', 'ru']) {
+    if (lang === 'ru') await click(page, '#lang');
+    await page.waitForSelector('#game-over #tutor-count', { timeout: 30000 });
+    const text = (await page.locator('#tutor-count').textContent()).trim();
+    if (text !== want[lang]) throw new Error(`the count at the end (${lang}): ${text}`);
+    await page.screenshot({ path: path.join(out, `tutor-count-${lang}.png`) });
+  }
+  // Drawn again from scratch (a reload), the count is still there.
+  await page.reload();
+  await page.waitForSelector('#game-over #tutor-count', { timeout: 30000 });
+  const again = (await page.locator('#tutor-count').textContent()).trim();
+  if (again !== want.ru) throw new Error(`the count after a reload: ${again}`);
+  await page.evaluate(() => localStorage.setItem('chaupar.lang', 'en'));
+  await page.close();
+}
+
+await runTests('tutor', [tutorWarnsAndTakesBack, tutorCountAtEnd, reviewGraph]);

@@ -71,8 +71,21 @@ export const importRecord = (record) => request('POST', '/api/import', { record 
 export const deleteGame = (id) => request('DELETE', game(id), undefined, held(id).owner).then((r) => { forget(id); return r; });
 /** Takes a free seat: {seat, name, invite?, client_seed?}; keeps its token. */
 export const joinGame = (id, body) => request('POST', `${game(id)}/join`, body).then(keep);
-/** The owner changes a seat: to {kind: 'computer', level} or {kind: 'person'} (freed, with a new invite). */
-export const changeSeat = (id, seat, to) => request('POST', `${game(id)}/seats`, { seat, to }, held(id).owner).then(keep);
+/**
+ * The owner changes a seat: to {kind: 'computer', level} or {kind: 'person'}
+ * (freed, with a new invite). The server forgets the seat's token, so the page
+ * forgets it too: sent later (the chat, the socket's auth) it would be a 403.
+ */
+export const changeSeat = (id, seat, to) => request('POST', `${game(id)}/seats`, { seat, to }, held(id).owner)
+  .then((answer) => { forgetSeat(id, seat); return keep(answer); });
+
+// Drops the token of `seat` from what this page holds for game `id`.
+function forgetSeat(id, seat) {
+  const h = held(id);
+  if (!(seat in h.seats)) return;
+  delete h.seats[seat];
+  try { localStorage.setItem(tokenKey(id), JSON.stringify(h)); } catch (_) { /* private mode: this tab only */ }
+}
 /** A game's state. */
 export const getGame = (id) => request('GET', game(id));
 /** A fresh random action id (the key that makes a retried action safe). */
@@ -150,6 +163,8 @@ export const tryLesson = (id, steps, end) => request('POST', `/api/lessons/${enc
 export const lessonAnswer = (id) => request('GET', `/api/lessons/${encodeURIComponent(id)}/answer`);
 /** Why moving `colour`'s piece at `from` to `to` is refused after `steps` in lesson `id`: {allowed, why, why_ru}. */
 export const checkLesson = (id, steps, colour, from, to) => request('POST', `/api/lessons/${encodeURIComponent(id)}/check`, { steps, colour, from, to });
+/** Why no step moves `colour`'s piece at progress `piece` after `steps` in lesson `id`: {allowed, why, why_ru, rule?}. */
+export const checkLessonPiece = (id, steps, colour, piece) => request('POST', `/api/lessons/${encodeURIComponent(id)}/check`, { steps, colour, piece });
 
 /** A preset's puzzles, posed without their answers: {rules, puzzles: [{n, colour, throw, position, ...}]}. */
 export const puzzles = (rules) => request('GET', `/api/puzzles?rules=${encodeURIComponent(rules)}`);

@@ -6,7 +6,8 @@
 //   geo   GET /api/board
 //   pos   position JSON, or null for an empty board
 //   opts  {game, stacking, sel: {c, p}, movable: Set("colour:progress"),
-//          targets: [{to, xy, short, label}], onPiece(c, p), onTarget(to)}
+//          targets: [{to, xy, short, label}], onPiece(c, p), onTarget(to),
+//          onStuck(c, p)?: a click on a piece that is not movable}
 import { sv } from './dom.js';
 import { cname, t } from './i18n.js';
 import { CELL, FILL, INK, N, pieceAt } from './layout.js';
@@ -129,7 +130,8 @@ function piece(u, cx, cy, opts) {
   const movable = opts.movable && opts.movable.has(`${u.c}:${u.p}`);
   const selected = opts.sel && opts.sel.c === u.c && opts.sel.p === u.p;
   const r = u.p === 0 ? 10 : 13;
-  const press = movable && opts.onPiece ? pressed(() => opts.onPiece(u.c, u.p)) : {};
+  const press = movable && opts.onPiece ? pressed(() => opts.onPiece(u.c, u.p))
+    : opts.onStuck ? { onclick: (ev) => { ev.stopPropagation(); opts.onStuck(u.c, u.p); } } : {};
   const grp = sv('g', { class: 'piece' + (movable ? ' movable' : '') + (selected ? ' selected' : ''),
     'data-colour': u.c, 'data-progress': u.p, 'data-count': u.n,
     tabindex: movable ? 0 : null, role: movable ? 'button' : null,

@@ -23,6 +23,7 @@ mod metrics;
 mod notify;
 pub mod seats;
 mod state;
+mod stuck;
 pub mod view;
 mod ws;
 

@@ -381,3 +381,113 @@ async fn wrong_lesson_requests_are_refused_with_json() {
     assert!(r["error"].is_string());
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clicked_piece_that_cannot_move_is_told_why_with_its_rule() {
+    let s = start(&temp_db("lessons-stuck")).await;
+    let check = |path: &'static str, body: &'static str| {
+        let s = &s;
+        async move {
+            let (st, r) = req(s, "POST", path, Some(body)).await;
+            assert_eq!(st, 200, "{path} {body}: {r}");
+            r
+        }
+    };
+    // A piece that can move: allowed.
+    let r = check(
+        "/api/lessons/capture-by-size/check",
+        r#"{"steps": [], "piece": 20}"#,
+    )
+    .await;
+    assert_eq!(r, json!({"allowed": true}));
+    // The piece next to home waits for Black (team order), whatever the distance.
+    let r = check(
+        "/api/lessons/team-order/check",
+        r#"{"steps": [], "piece": 83}"#,
+    )
+    .await;
+    assert_eq!(
+        (&r["allowed"], &r["rule"]),
+        (&json!(false), &json!("order")),
+        "{r}"
+    );
+    assert!(
+        r["why"].as_str().is_some_and(|w| w.contains("Black")),
+        "{r}"
+    );
+    assert!(r["why_ru"].as_str().is_some_and(|w| !w.is_empty()), "{r}");
+    // Yellow short of home with more than it needs: overshoot, not the dice.
+    let r = check(
+        "/api/lessons/passed-points/check",
+        r#"{"steps": [], "colour": "yellow", "piece": 81}"#,
+    )
+    .await;
+    assert_eq!(
+        (&r["allowed"], &r["rule"]),
+        (&json!(false), &json!("the-charkoni-and-home")),
+        "{r}"
+    );
+    // An enemy's piece: not its part of the turn.
+    let r = check(
+        "/api/lessons/capture-by-size/check",
+        r#"{"steps": [], "colour": "red", "piece": 9}"#,
+    )
+    .await;
+    assert_eq!(
+        (&r["allowed"], &r["rule"]),
+        (&json!(false), &json!("throw")),
+        "{r}"
+    );
+    assert!(r["why"].as_str().is_some_and(|w| w.contains("Red")), "{r}");
+    // Nothing there: told so, with no rule to link.
+    let r = check("/api/lessons/tohd/check", r#"{"steps": [], "piece": 50}"#).await;
+    assert_eq!(r["allowed"], false, "{r}");
+    assert!(r["why"].is_string() && r.get("rule").is_none(), "{r}");
+    // The move form names its rule too.
+    let r = check(
+        "/api/lessons/tohd/check",
+        r#"{"steps": [], "from": 79, "to": 84}"#,
+    )
+    .await;
+    assert_eq!(
+        (&r["allowed"], &r["rule"]),
+        (&json!(false), &json!("tohd")),
+        "{r}"
+    );
+    // Mixed or partial forms, too many steps, no such lesson: refused.
+    let step = json!({"colour": "yellow", "from": 6, "to": 7, "pieces": 1, "by": 1, "dice": 0});
+    let too_many = json!({"steps": vec![step; 33], "piece": 79}).to_string();
+    for (path, body, status) in [
+        (
+            "/api/lessons/tohd/check",
+            r#"{"steps": [], "piece": 79, "from": 79}"#.to_string(),
+            400,
+        ),
+        (
+            "/api/lessons/tohd/check",
+            r#"{"steps": [], "piece": 79, "to": 84}"#.to_string(),
+            400,
+        ),
+        (
+            "/api/lessons/tohd/check",
+            r#"{"steps": [], "to": 84}"#.to_string(),
+            400,
+        ),
+        (
+            "/api/lessons/tohd/check",
+            r#"{"steps": [], "piece": 300}"#.to_string(),
+            400,
+        ),
+        ("/api/lessons/tohd/check", too_many, 400),
+        (
+            "/api/lessons/no-such/check",
+            r#"{"steps": [], "piece": 1}"#.to_string(),
+            404,
+        ),
+    ] {
+        let (st, r) = req(&s, "POST", path, Some(&body)).await;
+        assert_eq!(st, status, "{path} {body}: {r}");
+        assert!(r["error"].as_str().is_some_and(|e| !e.is_empty()), "{r}");
+    }
+    s.stop().await;
+}

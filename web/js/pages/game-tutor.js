@@ -8,7 +8,7 @@
 // `chaupar.tutor.<id>`: {warned, ended}): the check changes nothing in the
 // game, and only the page knows whether the person heeded a warning.
 import { el, sv } from '../dom.js';
-import { t } from '../i18n.js';
+import { count, t } from '../i18n.js';
 import { FILL, pieceAt } from '../layout.js';
 
 const key = (id) => `chaupar.tutor.${id}`;
@@ -60,8 +60,9 @@ export function bestArrows(geo, steps) {
   return out;
 }
 
-/** The line of the game-over box: how many times the tutor warned. */
+/** The line of the game-over box: how many times the tutor warned, in words ("Tutor: 2 warnings (1 play ended anyway)"). */
 export function tutorSummary(id) {
   const c = tutorCount(id);
-  return el('p', { id: 'tutor-count' }, `${t('tutor_count')}: ${c.warned}` + (c.warned ? ` (${t('tutor_ended')}: ${c.ended})` : ''));
+  return el('p', { id: 'tutor-count' }, `${t('tutor')}: ${count(c.warned, 'n_tutor_warnings')}`
+    + (c.warned ? ` (${count(c.ended, 'n_tutor_ended')})` : ''));
 }

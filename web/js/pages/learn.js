@@ -30,6 +30,17 @@ function markDone(id) {
 
 const words = (w) => (w && (w[language()] || w.en)) || '';
 
+// The lesson in progress when its page was drawn again in place (the same
+// hash: the language switched): {hash, id, steps, ended, showing, sel, hint}.
+// The next drawing of that lesson takes it up; any other page drops it.
+let carried = null;
+
+function takeCarried(id) {
+  const c = carried;
+  carried = null;
+  return c && c.id === id && c.hash === location.hash ? c : null;
+}
+
 /** Shows the list of lessons, or lesson `id`, in `main`. */
 export async function learnPage(main, id) {
   const { lessons } = await api.lessons();
@@ -74,14 +85,17 @@ function lessonPage(main, lessons, lesson) {
   const next = lessons[i + 1];
   const p = preset(lesson.preset);
   const perDie = ((lesson.position.options && lesson.position.options.throw) || p.values.throw) === 'dice';
-  let steps = [];
+  const kept = takeCarried(lesson.id);
+  let steps = kept ? kept.steps : [];
   let tried = null; // the server's answer for `steps`
-  let sel = null;
+  let sel = kept ? kept.sel : null;
   let busy = false;
-  let showing = false; // "show me" is playing the answer
+  // "show me" is playing (or played) the answer; one cut short is not taken up.
+  let showing = Boolean(kept && kept.showing && kept.ended);
+  let ended = false; // the turn was ended and judged
   let stopped = false;
   const verdict = el('div', { class: 'verdict', id: 'verdict', 'aria-live': 'polite' });
-  const hintBox = el('p', { class: 'note hint-text', hidden: true }, words(lesson.hint));
+  const hintBox = el('p', { class: 'note hint-text', hidden: !(kept && kept.hint) }, words(lesson.hint));
   const wrap = el('div', { class: 'game learn-lesson', 'data-lesson': lesson.id });
   main.replaceChildren(wrap);
 
@@ -99,7 +113,7 @@ function lessonPage(main, lessons, lesson) {
         const r = await ask(true);
         tried = Object.assign({}, r);
         judge(r);
-      } else { verdict.className = 'verdict'; verdict.replaceChildren(); }
+      } else { ended = false; verdict.className = 'verdict'; verdict.replaceChildren(); }
     } catch (e) {
       toast(e.message, true);
       steps.pop();
@@ -110,6 +124,7 @@ function lessonPage(main, lessons, lesson) {
   }
 
   function judge(r) {
+    ended = true;
     if (r.solved) {
       if (!showing) markDone(lesson.id);
       verdict.className = 'verdict ok';
@@ -167,15 +182,40 @@ function lessonPage(main, lessons, lesson) {
     if (step) await take(step);
   }
 
-  // A click on a square that is no target: the engine says why not (or the selection is dropped).
-  async function onBoardClick(ev) {
-    const rc = ev.target.getAttribute && ev.target.getAttribute('data-rc');
-    const to = sel && rc ? progressAt(geometry(), sel.c, sel.p, ...rc.split(',').map(Number)) : -1;
-    if (to <= 0) { if (sel) { sel = null; render(); } return; }
+  // The engine's reason for a refused click, with a link to the rule behind it
+  // (on the rules page of the lesson's preset), as the game page shows it.
+  async function explain(ask) {
     try {
-      const r = await api.checkLesson(lesson.id, steps, sel.c, sel.p, to);
-      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true);
+      const r = await ask();
+      if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true, r.rule ? { href: `#/rules/${lesson.preset}/${r.rule}`, text: t('the_rule') } : null);
     } catch (e) { toast(e.message, true); }
+  }
+
+  // Why the selected piece cannot go to the square [r, c] (or the selection is dropped).
+  function explainSquare(r, c) {
+    const to = sel ? progressAt(geometry(), sel.c, sel.p, r, c) : -1;
+    if (to <= 0) { if (sel) { sel = null; render(); } return; }
+    const { c: colour, p: from } = sel;
+    explain(() => api.checkLesson(lesson.id, steps, colour, from, to));
+  }
+
+  // A click on a square that is no target: the engine says why not.
+  function onBoardClick(ev) {
+    const rc = ev.target.getAttribute && ev.target.getAttribute('data-rc');
+    if (!rc) { if (sel) { sel = null; render(); } return; }
+    explainSquare(...rc.split(',').map(Number));
+  }
+
+  // A click on a piece no step moves: with a piece selected, a click on the
+  // square it stands on; otherwise the engine says why that piece cannot move.
+  function onStuck(c, q) {
+    if (!tried || done() || showing) return;
+    if (sel) {
+      const rc = q > 0 ? geometry().tracks[c][q] : null;
+      if (rc) explainSquare(rc[0], rc[1]); else { sel = null; render(); }
+      return;
+    }
+    explain(() => api.checkLessonPiece(lesson.id, steps, c, q));
   }
 
   function render() {
@@ -183,7 +223,7 @@ function lessonPage(main, lessons, lesson) {
     const movable = new Set(legal().map((s) => `${s.colour}:${s.from}`));
     const board = drawBoard(geometry(), tried.position, {
       game: g, stacking: (lesson.position.options && lesson.position.options.stacking) || p.values.stacking,
-      sel, movable, targets: sel ? targetsOf(legal(), sel) : [], onPiece, onTarget,
+      sel, movable, targets: sel ? targetsOf(legal(), sel) : [], onPiece, onTarget, onStuck,
     });
     board.addEventListener('click', onBoardClick);
     const left = perDie ? `${t('dice_left')}: ${tried.turn.dice_left.join(', ') || '—'}` : `${t('points_left')}: ${tried.turn.points_left}`;
@@ -209,6 +249,16 @@ function lessonPage(main, lessons, lesson) {
     wrap.replaceChildren(el('div', { class: 'board-box' }, board), side);
   }
 
-  update();
-  return () => { stopped = true; };
+  // Drawn again in place (the language switched), the lesson goes on where it was:
+  // the steps, the selection, the verdict of an ended turn.
+  async function start() {
+    await update();
+    if (kept && kept.ended && !ended && !stopped && tried && !tried.done) await endTurn();
+  }
+
+  start();
+  return () => {
+    stopped = true;
+    carried = { hash: location.hash, id: lesson.id, steps: steps.slice(), ended, showing, sel, hint: !hintBox.hidden };
+  };
 }

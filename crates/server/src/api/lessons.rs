@@ -21,6 +21,7 @@ use crate::i18n;
 use crate::lessons::{self, Lesson, Words};
 use crate::limits::engine;
 use crate::state::Shared;
+use crate::stuck::why_stuck;
 use crate::view::TurnView;
 
 /// The most steps a try may hold (no turn has more).
@@ -151,18 +152,46 @@ fn play(lesson: &Lesson, t: &Try) -> Result<Tried, ApiError> {
 }
 
 /// The body of a check: the steps taken, and the move clicked (a piece of
-/// `colour`, by default the one moving now, from `from` to `to`).
+/// `colour`, by default the one moving now, from `from` to `to`), or the piece
+/// clicked (`piece`: its progress) that no step moves.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CheckMove {
     steps: Vec<Step>,
     #[serde(default)]
     colour: Option<Colour>,
-    from: u8,
-    to: u8,
+    #[serde(default)]
+    from: Option<u8>,
+    #[serde(default)]
+    to: Option<u8>,
+    #[serde(default)]
+    piece: Option<u8>,
 }
 
-/// `{"allowed": true}` or `{"allowed": false, "why", "why_ru"}`, as a game's check.
+/// What a check asks about: a move, or a piece.
+#[derive(Clone, Copy)]
+enum Clicked {
+    /// From one progress to another.
+    Move(u8, u8),
+    /// A piece at that progress, wherever it might go.
+    Piece(u8),
+}
+
+impl CheckMove {
+    /// The move or the piece asked about; `400` for any other mix of fields.
+    fn clicked(&self) -> Result<Clicked, ApiError> {
+        match (self.from, self.to, self.piece) {
+            (Some(from), Some(to), None) => Ok(Clicked::Move(from, to)),
+            (None, None, Some(piece)) => Ok(Clicked::Piece(piece)),
+            _ => Err(ApiError::bad(
+                "a check gives \"from\" and \"to\" (a move), or \"piece\" alone",
+            )),
+        }
+    }
+}
+
+/// `{"allowed": true}` or `{"allowed": false, "why", "why_ru", "rule"?}`, as a
+/// game's check.
 #[derive(Serialize)]
 pub(crate) struct Checked {
     allowed: bool,
@@ -170,10 +199,15 @@ pub(crate) struct Checked {
     why: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     why_ru: Option<String>,
+    /// The rule behind the refusal (`Illegal::rule`), when one explains it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'static str>,
 }
 
 /// `POST /api/lessons/{id}/check` with `{"steps", "colour"?, "from", "to"}`: why
-/// the engine refuses that move after those steps (`Turn::why_not_move`).
+/// the engine refuses that move after those steps (`Turn::why_not_move`); with
+/// `{"steps", "colour"?, "piece"}` instead, why no step moves that piece
+/// (`stuck::why_stuck`).
 pub(crate) async fn check(
     State(state): State<Shared>,
     Path(id): Path<String>,
@@ -181,6 +215,7 @@ pub(crate) async fn check(
 ) -> Result<Json<Checked>, ApiError> {
     let lesson = lesson(&id)?;
     let c: CheckMove = parse_json(&body)?;
+    let clicked = c.clicked()?;
     if c.steps.len() > MAX_STEPS {
         return Err(ApiError::bad(format!(
             "a check holds at most {MAX_STEPS} steps, not {}",
@@ -194,12 +229,17 @@ pub(crate) async fn check(
         for step in &c.steps {
             turn.step(*step).map_err(|why| ApiError::illegal(&why))?;
         }
-        Ok::<_, ApiError>(turn.why_not_move(c.colour.unwrap_or(turn.actor()), c.from, c.to))
+        let colour = c.colour.unwrap_or(turn.actor());
+        Ok::<_, ApiError>(match clicked {
+            Clicked::Move(from, to) => turn.why_not_move(colour, from, to),
+            Clicked::Piece(at) => why_stuck(&turn, colour, at),
+        })
     })
     .await??;
     Ok(Json(Checked {
         allowed: why.is_none(),
         why_ru: why.as_ref().map(i18n::why_ru),
+        rule: why.as_ref().and_then(|w| w.rule()),
         why: why.map(|w| w.to_string()),
     }))
 }

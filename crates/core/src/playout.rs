@@ -20,8 +20,8 @@ use rand_core::RngCore;
 
 use crate::dice::Throw;
 use crate::play::{
-    apply, check_move, finish, for_each_distance, for_each_step, for_each_unit, mark_dead,
-    needs_declaration, obstacles, Node, Unit,
+    apply_among, check_move, distance_count, finish, for_each_step_with, for_each_unit, mark_dead,
+    needs_declaration, nth_distance, Node, ObstacleCache, Obstacles, Unit,
 };
 use crate::position::Position;
 use crate::step::Declare;
@@ -43,24 +43,35 @@ pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
 pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Position {
+    random_turn_with(pos, throw, rng, &mut ObstacleCache::default())
+}
+
+/// [`random_turn`] reusing the obstacles found for the last node searched.
+fn random_turn_with(
+    pos: &Position,
+    throw: Throw,
+    rng: &mut impl RngCore,
+    cache: &mut ObstacleCache,
+) -> Position {
     let Ok(mut node) = Node::start(pos, throw) else {
         return *pos;
     };
-    let mut buf = [None::<Step>; 96];
     let mut moved = false;
-    loop {
+    while node.left() {
+        let obs = cache.get(&node);
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
-        if let Some(s) = sample_step(&node, rng) {
-            node = apply(&node, &s);
+        if let Some(s) = sample_step(&node, obs, rng) {
+            node = apply_among(&node, &s, obs.others);
             moved = true;
             continue;
         }
+        let mut buf = [None::<Step>; 96];
         let mut n = 0usize;
         let mut seen = 0u32;
         // Reservoir sampling keeps a uniform choice without storing every step.
-        for_each_step(&node, |s| {
+        for_each_step_with(&node, obs, |s| {
             seen += 1;
             if n < buf.len() {
                 buf[n] = Some(s);
@@ -80,7 +91,7 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Posi
         }
         let pick = (rng.next_u32() as usize) % n;
         if let Some(s) = buf[pick] {
-            node = apply(&node, &s);
+            node = apply_among(&node, &s, obs.others);
             moved = true;
         }
     }
@@ -95,9 +106,10 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Posi
 pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
     let mut pos = *start;
     let mut turns = 0;
+    let mut cache = ObstacleCache::default();
     while pos.to_move().is_some() && turns < max_turns {
         let t = throw(&pos, rng);
-        pos = random_turn(&pos, t, rng);
+        pos = random_turn_with(&pos, t, rng, &mut cache);
         turns += 1;
     }
     Playout {
@@ -107,16 +119,22 @@ pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) 
 }
 
 /// Up to eight random draws of a unit and a distance; the first legal one.
-fn sample_step(node: &Node, rng: &mut impl RngCore) -> Option<Step> {
-    let mut units = [None::<(Unit, u8)>; 12];
+fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    let mut units = [(
+        Unit {
+            from: 0,
+            size: 0,
+            group_pair: false,
+        },
+        0u8,
+    ); 12];
     let mut nu = 0;
     let mut pairs = 0u32;
     for_each_unit(node, |u| {
         if nu < units.len() {
-            let mut k = 0u8;
-            for_each_distance(node, &u, |_, _| k += 1);
+            let k = distance_count(node, &u);
             if k > 0 {
-                units[nu] = Some((u, k));
+                units[nu] = (u, k);
                 nu += 1;
                 pairs += k as u32;
             }
@@ -125,24 +143,15 @@ fn sample_step(node: &Node, rng: &mut impl RngCore) -> Option<Step> {
     if pairs == 0 {
         return None;
     }
-    let obs = obstacles(&node.pos, node.actor);
     for _ in 0..8 {
         let mut k = rng.next_u32() % pairs;
-        for (u, count) in units[..nu].iter().flatten() {
+        for (u, count) in &units[..nu] {
             if k >= *count as u32 {
                 k -= *count as u32;
                 continue;
             }
-            let mut pick = None;
-            let mut j = 0;
-            for_each_distance(node, u, |by, dice| {
-                if j == k {
-                    pick = Some((by, dice));
-                }
-                j += 1;
-            });
-            let (by, dice) = pick?;
-            if let Ok((to, _, own)) = check_move(node, &obs, u, by) {
+            let (by, dice) = nth_distance(node, u, k as u8)?;
+            if let Ok((to, _, own)) = check_move(node, obs, u, by) {
                 let declare = needs_declaration(&node.pos, u.size, own, to).then(|| {
                     if rng.next_u32() & 1 == 0 {
                         Declare::Super

@@ -103,3 +103,29 @@ fn plays_are_listed_in_the_same_order() {
     ];
     assert_eq!(got, want);
 }
+
+/// The fast playout policy draws the same random steps from the same seed: the
+/// end of seeded playouts in every preset, recorded before it was made faster.
+#[test]
+fn playouts_draw_the_same_steps() {
+    let mut got = Vec::new();
+    for preset in Preset::ALL {
+        let start = chaupar_core::Position::new(Rules::preset(preset), 4).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut turns = 0u64;
+        for _ in 0..40 {
+            let end = chaupar_core::playout::random_playout(&start, &mut rng, 5000);
+            turns += end.turns as u64;
+            fold(&mut h, position_text(&end.position).as_bytes());
+        }
+        println!("(0x{h:016x}, {turns}),");
+        got.push((h, turns));
+    }
+    let want: Vec<(u64, u64)> = vec![
+        (0xae9171e60f47a1d2, 5152),
+        (0x711ae4125b21090a, 9420),
+        (0x8d8058e0a8f0afb8, 6410),
+    ];
+    assert_eq!(got, want);
+}

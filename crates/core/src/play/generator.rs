@@ -15,18 +15,10 @@ use crate::Colour;
 
 use super::apply::{apply_among, finish, mark_dead};
 use super::node::{broken, overdue, Node, NodeKey, Part, Usage};
-use super::obstacles::{obstacles, Obstacles};
+use super::obstacles::ObstacleCache;
 use super::split_total::total_fast;
 use super::steps::for_each_step_with;
 use super::{Play, PlayError};
-
-/// What the obstacles in the actor's way depend on: the actor, the pieces of
-/// every other colour, the blocks.
-fn obstacles_key(node: &Node) -> (u8, u128, u128) {
-    let (pieces, blocks, _) = node.pos.key();
-    let own = 0xffff_ffffu128 << (32 * node.actor.index());
-    (node.actor as u8, pieces & !own, blocks)
-}
 
 /// Whether two steps of `node` are independent: either order applies both and
 /// reaches the same node, and each stays legal after the other. They are when
@@ -97,8 +89,8 @@ fn unpacked(w: u64) -> Step {
 pub struct Generator {
     /// The nodes searched this turn, by key.
     seen: FxHashSet<NodeKey>,
-    /// The obstacles last computed and what they were computed for.
-    obstacles: Option<((u8, u128, u128), Obstacles)>,
+    /// The obstacles last computed.
+    obstacles: ObstacleCache,
     /// The steps of the nodes on the search path, each node's after its parent's.
     children: Vec<Step>,
     /// Per node on the search path, the steps that would only reach nodes an
@@ -186,13 +178,7 @@ impl Generator {
             self.leaf(node);
             return;
         }
-        let key = obstacles_key(node);
-        if self.obstacles.as_ref().map(|(k, _)| k) != Some(&key) {
-            self.obstacles = Some((key, obstacles(&node.pos, node.actor)));
-        }
-        let Some((_, obs)) = &self.obstacles else {
-            return;
-        };
+        let obs = self.obstacles.get(node);
         let others = obs.others;
         let first = self.children.len();
         let children = &mut self.children;

@@ -42,12 +42,13 @@ mod split_total;
 mod steps;
 mod turn;
 
-pub(crate) use apply::{apply, capture_marks, finish, mark_dead};
+pub(crate) use apply::{apply_among, capture_marks, finish, mark_dead};
 pub use generator::{legal_plays, Generator};
 pub(crate) use node::{Node, FRESH, MOVED};
-pub(crate) use obstacles::obstacles;
+pub(crate) use obstacles::{ObstacleCache, Obstacles};
 pub(crate) use steps::{
-    check_move, for_each_distance, for_each_step, for_each_unit, is_dead, needs_declaration, Unit,
+    check_move, distance_count, for_each_step_with, for_each_unit, is_dead, needs_declaration,
+    nth_distance, Unit,
 };
 pub use turn::{apply_play, Turn};
 

@@ -120,7 +120,7 @@ impl Node {
         self.pos.rules.throw == ThrowUse::Total
     }
 
-    pub(super) fn left(&self) -> bool {
+    pub(crate) fn left(&self) -> bool {
         self.pips > 0 || self.dice[0] > 0
     }
 

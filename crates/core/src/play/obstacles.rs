@@ -7,17 +7,19 @@ use crate::position::Position;
 use crate::rules::Blockade;
 use crate::Colour;
 
+use super::node::Node;
 use super::MOVED;
 
 /// What stands in the way of a colour: for each unit size 1–4, a mask over the
 /// colour's progress values that such a unit may neither pass nor land on because
 /// of a block or a bigger blockade, and the blockade sizes.
+#[derive(Clone, Copy)]
 pub(crate) struct Obstacles {
     /// Index = unit size; bit = progress.
     pub(super) mask: [u128; 5],
     pub(super) any: bool,
     /// Squares where pieces of other colours stand (landing there needs a closer look).
-    pub(super) others: u128,
+    pub(crate) others: u128,
 }
 
 /// The obstacles in the way of colour `a`.
@@ -105,6 +107,30 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
         }
     }
     o
+}
+
+/// The obstacles last computed and what they depend on (the actor, the pieces of
+/// every other colour, the blocks): within a turn they change only when a step
+/// captures or a block forms or breaks.
+#[derive(Default)]
+pub(crate) struct ObstacleCache {
+    last: Option<((u8, u128, u128), Obstacles)>,
+}
+
+impl ObstacleCache {
+    /// The obstacles in the way of the node's actor.
+    pub(crate) fn get(&mut self, node: &Node) -> &Obstacles {
+        let (pieces, blocks, _) = node.pos.key();
+        let own = 0xffff_ffffu128 << (32 * node.actor.index());
+        let key = (node.actor as u8, pieces & !own, blocks);
+        if self.last.as_ref().map(|(k, _)| k) != Some(&key) {
+            self.last = None;
+        }
+        &self
+            .last
+            .get_or_insert_with(|| (key, obstacles(&node.pos, node.actor)))
+            .1
+    }
 }
 
 /// The enemy pieces on `s` as a blockade size (PastHalf), or 0 if they are none.

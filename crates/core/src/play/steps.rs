@@ -178,7 +178,8 @@ pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
         if raw & MOVED != 0 || raw == HOME {
             continue;
         }
-        if pieces[..i].contains(&raw) {
+        // Pieces are kept sorted (by their marked value), so equal ones are adjacent.
+        if i > 0 && pieces[i - 1] == raw {
             continue;
         }
         if raw == START {
@@ -262,6 +263,36 @@ pub(crate) fn for_each_distance(node: &Node, unit: &Unit, mut f: impl FnMut(u8, 
     }
 }
 
+/// How many distances [`for_each_distance`] offers the unit.
+#[inline]
+pub(crate) fn distance_count(node: &Node, unit: &Unit) -> u8 {
+    if node.total_mode() {
+        return node.pips;
+    }
+    let d = node.dice;
+    if unit.group_pair {
+        return ((d[0] != 0 && d[0] == d[1]) || (d[1] != 0 && d[1] == d[2])) as u8;
+    }
+    (d[0] != 0) as u8 + (d[1] != 0 && d[1] != d[0]) as u8 + (d[2] != 0 && d[2] != d[1]) as u8
+}
+
+/// The `k`-th distance [`for_each_distance`] offers the unit, if there is one.
+#[inline]
+pub(crate) fn nth_distance(node: &Node, unit: &Unit, k: u8) -> Option<(u8, u8)> {
+    if node.total_mode() {
+        return (k < node.pips).then_some((k + 1, 0));
+    }
+    let mut j = 0;
+    let mut out = None;
+    for_each_distance(node, unit, |by, dice| {
+        if j == k && out.is_none() {
+            out = Some((by, dice));
+        }
+        j += 1;
+    });
+    out
+}
+
 /// Checks a unit moving `by` from the node and returns the destination, whether it
 /// captures and how many own pieces already stand there.
 pub(crate) fn check_move(
@@ -301,7 +332,7 @@ pub(crate) fn for_each_step(node: &Node, f: impl FnMut(Step)) {
 }
 
 /// [`for_each_step`] with the obstacles already known.
-pub(super) fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl FnMut(Step)) {
+pub(crate) fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl FnMut(Step)) {
     if !node.left() {
         return;
     }

@@ -54,6 +54,10 @@ struct Cell {
     legal_now: bool,
     /// Illegal only because a bigger enemy stack stands there.
     needs_help: bool,
+    /// The board square of `to` (`u8::MAX` home or nowhere).
+    square: u8,
+    /// The unit whose start is `to` (`u8::MAX` if none).
+    onto: u8,
 }
 
 /// The per-unit part table of the split-total path.
@@ -76,6 +80,9 @@ impl TableView {
     }
     fn needs_help(&self, i: usize, d: u8) -> bool {
         self.cells[i][d as usize].needs_help
+    }
+    fn cell(&self, i: usize, d: u8) -> &Cell {
+        &self.cells[i][d as usize]
     }
 }
 
@@ -162,7 +169,17 @@ impl Generator {
                 let enemy_there = |q: Option<u8>| {
                     q.is_some_and(|q| q != HOME && enemy_on(pos, a, board::sq(a.index(), q)))
                 };
+                let to = to_now.unwrap_or(0);
                 table.cells[i][d as usize] = Cell {
+                    square: if to_now.is_none() || to == HOME {
+                        u8::MAX
+                    } else {
+                        board::sq(a.index(), to)
+                    },
+                    onto: units
+                        .iter()
+                        .position(|v| to_now.is_some() && v.from == to)
+                        .map_or(u8::MAX, |j| j as u8),
                     // Landing may also become legal when a bigger own unit captures first.
                     maybe: now.is_ok()
                         || later.is_ok()
@@ -240,7 +257,6 @@ impl Generator {
             }
         }
         let moving = &moving[..k];
-        let a = node.actor;
         // A capture sets the flag for having captured, which may change where (or
         // whether) another unit goes: then the order matters, so try every order.
         if flag_may_change {
@@ -262,15 +278,14 @@ impl Generator {
         // another's start must come later; a cycle of them has no order), and a unit
         // landing on a bigger enemy stack is preceded by one big enough to take it.
         for &i in moving {
-            let (to, _, _) = table.get(i, parts[i]);
+            let square = table.cell(i, parts[i]).square;
             if !table.legal_now(i, parts[i]) {
                 let helped = table.needs_help(i, parts[i])
+                    && square != u8::MAX
                     && moving.iter().any(|&j| {
                         j != i
                             && table.legal_now(j, parts[j])
-                            && table.get(j, parts[j]).0 != HOME
-                            && board::sq(a.index(), table.get(j, parts[j]).0)
-                                == board::sq(a.index(), to)
+                            && table.cell(j, parts[j]).square == square
                     });
                 if !helped {
                     return;
@@ -280,8 +295,8 @@ impl Generator {
         // Cycle check on "lands on the start of" among moving units.
         let mut next = [usize::MAX; 4];
         for &i in moving {
-            let (to, _, _) = table.get(i, parts[i]);
-            if let Some(&j) = moving.iter().find(|&&j| j != i && units[j].from == to) {
+            let j = table.cell(i, parts[i]).onto as usize;
+            if j != i && j < units.len() && parts[j] > 0 {
                 next[i] = j;
             }
         }
@@ -306,12 +321,11 @@ impl Generator {
                     && (next[i] == usize::MAX || placed[next[i]])
                     && (table.legal_now(i, parts[i])
                         || moving.iter().any(|&j| {
-                            let (to_j, to_i) = (table.get(j, parts[j]).0, table.get(i, parts[i]).0);
+                            let square = table.cell(i, parts[i]).square;
                             placed[j]
                                 && table.legal_now(j, parts[j])
-                                && to_j != HOME
-                                && to_i != HOME
-                                && board::sq(a.index(), to_j) == board::sq(a.index(), to_i)
+                                && square != u8::MAX
+                                && table.cell(j, parts[j]).square == square
                         }))
             });
             match ready {
@@ -363,8 +377,11 @@ impl Generator {
                 *piece = p | MOVED;
             }
         }
-        for &to in &landed[..moving.len()] {
-            capture_among(&mut n, a, to, others);
+        for (k, &i) in moving.iter().enumerate() {
+            // Only a part that lands where enemies stand can capture.
+            if table.cell(i, parts[i]).captures {
+                capture_among(&mut n, a, landed[k], others);
+            }
         }
         sort4(&mut n.pos.pieces[ai]);
         n.pips -= sum;

@@ -120,7 +120,7 @@ fn step_rules_strategy() -> impl Strategy<Value = Rules> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(96), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(64), ..ProptestConfig::default() })]
 
     /// Not only the same plays: the same plays in the same order, with the same
     /// steps, as the bots choose plays by their index.

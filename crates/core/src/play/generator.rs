@@ -20,39 +20,22 @@ use super::split_total::total_fast;
 use super::steps::for_each_step_with;
 use super::{Play, PlayError};
 
-/// Whether two steps of `node` are independent: either order applies both and
-/// reaches the same node, and each stays legal after the other. They are when
-/// they move different pieces and neither lands where the other starts or ends,
-/// neither lands where another colour stands (no capture, no change to what the
-/// other may capture), and neither declares or leaves a block. The search uses
-/// it to skip the second order, whose node the first already reached: the plays
-/// and their order are those of the plain search.
-fn commute(node: &Node, others: u128, a: &Step, b: &Step) -> bool {
-    let pos = &node.pos;
-    let ai = node.actor.index();
-    let lands_alone = |s: &Step| s.to == HOME || (others >> board::sq(ai, s.to)) & 1 == 0;
-    a.from != b.from
-        && a.to != b.to
-        && a.from != b.to
-        && a.to != b.from
-        && lands_alone(a)
-        && lands_alone(b)
-        && (pos.rules.stacking != Stacking::Declare
-            || (a.declare.is_none()
-                && b.declare.is_none()
-                && !pos.is_block(node.actor, a.from)
-                && !pos.is_block(node.actor, b.from)))
-}
-
-/// A step in one word, for quick comparison inside one search (the colour is
-/// the actor's).
+/// A step in one word for quick comparison inside one search: its fields in
+/// the low seven bytes, and in the top byte whether it can be independent of
+/// another step ([`SOLO`]).
 #[inline]
-fn packed(s: &Step) -> u64 {
+fn packed(node: &Node, others: u128, s: &Step) -> u64 {
     let declare = match s.declare {
         None => 0u8,
         Some(Declare::Super) => 1,
         Some(Declare::Block) => 2,
     };
+    // It lands where no other colour stands (it captures nothing and changes
+    // nothing another step may capture) and it neither declares nor leaves a block.
+    let alone = s.to == HOME || (others >> board::sq(node.actor.index(), s.to)) & 1 == 0;
+    let blocks = node.pos.rules.stacking == Stacking::Declare
+        && (s.declare.is_some() || node.pos.is_block(node.actor, s.from));
+    let solo = if alone && !blocks { SOLO } else { 0 };
     u64::from_le_bytes([
         s.colour as u8,
         s.from,
@@ -61,27 +44,27 @@ fn packed(s: &Step) -> u64 {
         s.by,
         s.dice,
         declare,
-        0,
+        solo,
     ])
 }
 
-/// The step of [`packed`].
+/// The flag of a [`packed`] step that can be independent of another.
+const SOLO: u8 = 1;
+
+/// The fields of a [`packed`] step, without the flag.
+const FIELDS: u64 = (1 << 56) - 1;
+
+/// Whether two [`packed`] steps of one node are independent: either order applies
+/// both and reaches the same node, and each stays legal after the other. They are
+/// when both can be ([`SOLO`]) and they move different pieces and neither lands
+/// where the other starts or ends. The search uses it to skip the second order,
+/// whose node the first already reached: the plays and their order are those of
+/// the plain search.
 #[inline]
-fn unpacked(w: u64) -> Step {
-    let b = w.to_le_bytes();
-    Step {
-        colour: Colour::ALL[(b[0] & 3) as usize],
-        from: b[1],
-        to: b[2],
-        pieces: b[3],
-        by: b[4],
-        dice: b[5],
-        declare: match b[6] {
-            0 => None,
-            1 => Some(Declare::Super),
-            _ => Some(Declare::Block),
-        },
-    }
+fn commute(a: u64, b: u64) -> bool {
+    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+    let (from_a, to_a, from_b, to_b) = (a[1], a[2], b[1], b[2]);
+    a[7] & b[7] & SOLO != 0 && from_a != from_b && to_a != to_b && from_a != to_b && to_a != from_b
 }
 
 /// Lists legal plays, reusing its memory from one call to the next.
@@ -96,6 +79,8 @@ pub struct Generator {
     /// Per node on the search path, the steps that would only reach nodes an
     /// earlier branch has searched (see [`commute`]), each node's after its parent's.
     earlier: Vec<u64>,
+    /// The [`packed`] words of `children`, when the search skips repeated orders.
+    words: Vec<u64>,
     /// Whether the search skips those steps (not in the reference search).
     prune: bool,
     /// The plays found, by the key of the position they lead to.
@@ -146,6 +131,7 @@ impl Generator {
         self.path.clear();
         self.children.clear();
         self.earlier.clear();
+        self.words.clear();
         self.prune = fast;
         self.steps.clear();
         self.plays.clear();
@@ -191,9 +177,20 @@ impl Generator {
             }
             return;
         }
+        if self.prune {
+            for j in first..last {
+                let w = packed(node, others, &self.children[j]);
+                self.words.push(w);
+            }
+        }
         for j in first..last {
             let s = self.children[j];
-            if self.prune && self.earlier[earlier.clone()].contains(&packed(&s)) {
+            let w = if self.prune { self.words[j] } else { 0 };
+            if self.prune
+                && self.earlier[earlier.clone()]
+                    .iter()
+                    .any(|e| e & FIELDS == w & FIELDS)
+            {
                 // This order of two independent steps reaches a node that the
                 // other order, searched earlier, reached first.
                 continue;
@@ -209,15 +206,15 @@ impl Generator {
                 let start = self.earlier.len();
                 if self.prune {
                     for i in first..j {
-                        let e = self.children[i];
-                        if commute(node, others, &e, &s) {
-                            self.earlier.push(packed(&e));
+                        let e = self.words[i];
+                        if commute(e, w) {
+                            self.earlier.push(e);
                         }
                     }
                     for i in earlier.clone() {
-                        let e = unpacked(self.earlier[i]);
-                        if commute(node, others, &e, &s) {
-                            self.earlier.push(packed(&e));
+                        let e = self.earlier[i];
+                        if commute(e, w) {
+                            self.earlier.push(e);
                         }
                     }
                 }
@@ -227,6 +224,9 @@ impl Generator {
                 self.path.pop();
                 self.earlier.truncate(start);
             }
+        }
+        if self.prune {
+            self.words.truncate(first);
         }
         self.children.truncate(first);
     }

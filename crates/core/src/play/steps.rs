@@ -365,10 +365,24 @@ pub(crate) fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl
     });
 }
 
+/// Whether the node allows any step: the first legal unit and distance found ends
+/// the checking.
 pub(super) fn has_any_step(node: &Node) -> bool {
+    if !node.left() {
+        return false;
+    }
+    let obs = obstacles(&node.pos, node.actor);
     let mut any = false;
-    // A cheap early exit would need a different iteration; the unit counts are tiny.
-    for_each_step(node, |_| any = true);
+    for_each_unit(node, |unit| {
+        if any {
+            return;
+        }
+        for_each_distance(node, &unit, |by, _| {
+            if !any && check_move(node, &obs, &unit, by).is_ok() {
+                any = true;
+            }
+        });
+    });
     any
 }
 

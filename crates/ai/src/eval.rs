@@ -222,8 +222,49 @@ pub fn hit_chance(faces: Faces, total: bool, mask: u32) -> f64 {
     if mask == 0 {
         return 0.0;
     }
-    let t = reach_table(faces, total);
-    t.iter().filter(|r| *r & mask != 0).count() as f64 / 64.0
+    let by_distance = throws_reaching(faces, total);
+    let mut throws = 0u64;
+    let mut m = mask;
+    while m != 0 {
+        throws |= by_distance[m.trailing_zeros() as usize];
+        m &= m - 1;
+    }
+    throws.count_ones() as f64 / 64.0
+}
+
+/// For each distance (0–31), the outcomes (bit i for outcome i of
+/// [`dice::outcomes`]) that give one unit that distance: [`reach_table`] the
+/// other way round.
+fn throws_reaching(faces: Faces, total: bool) -> &'static [u64; 32] {
+    static T: OnceLock<[[u64; 32]; 4]> = OnceLock::new();
+    let all = T.get_or_init(|| {
+        let mut out = [[0u64; 32]; 4];
+        for (k, (faces, total)) in [
+            (Faces::F1256, true),
+            (Faces::F1256, false),
+            (Faces::F1346, true),
+            (Faces::F1346, false),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (i, r) in reach_table(faces, total).iter().enumerate() {
+                for (d, slot) in out[k].iter_mut().enumerate() {
+                    if r >> d & 1 == 1 {
+                        *slot |= 1 << i;
+                    }
+                }
+            }
+        }
+        out
+    });
+    let k = match (faces, total) {
+        (Faces::F1256, true) => 0,
+        (Faces::F1256, false) => 1,
+        (Faces::F1346, true) => 2,
+        (Faces::F1346, false) => 3,
+    };
+    &all[k]
 }
 
 /// Per-colour raw features (before taking sides).
@@ -241,9 +282,34 @@ struct ColourFeatures {
     loop_left: f64,
 }
 
+/// The stacks of one colour, `(progress, pieces)` as [`Position::stacks`] lists
+/// them, worked out once per evaluation.
+#[derive(Clone, Copy, Default)]
+struct StackList {
+    items: [(u8, u8); 4],
+    len: usize,
+}
+
+impl StackList {
+    fn of(pos: &Position, c: Colour) -> StackList {
+        let mut list = StackList::default();
+        for (p, n) in pos.stacks(c) {
+            if list.len < 4 {
+                list.items[list.len] = (p, n);
+                list.len += 1;
+            }
+        }
+        list
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        self.items[..self.len].iter().copied()
+    }
+}
+
 /// Distances (bits) at which enemy units of colour `e` stand behind square of
 /// `c` at progress `p` with a unit of `size`, able to capture there.
-fn attackers(pos: &Position, c: Colour, p: u8, size: u8) -> (u32, bool) {
+fn attackers(pos: &Position, stacks: &[StackList; 4], c: Colour, p: u8, size: u8) -> (u32, bool) {
     let Some(sq) = board::square(c, p) else {
         return (0, false);
     };
@@ -265,7 +331,7 @@ fn attackers(pos: &Position, c: Colour, p: u8, size: u8) -> (u32, bool) {
             continue;
         }
         let circle = rules.tohd == Tohd::Circle && !pos.has_captured(e);
-        for (q, n) in pos.stacks(e) {
+        for (q, n) in stacks[e.index()].iter() {
             if q >= HOME {
                 continue;
             }
@@ -296,7 +362,7 @@ fn attackers(pos: &Position, c: Colour, p: u8, size: u8) -> (u32, bool) {
     (mask, mask != 0)
 }
 
-fn colour_features(pos: &Position, c: Colour) -> ColourFeatures {
+fn colour_features(pos: &Position, stacks: &[StackList; 4], c: Colour) -> ColourFeatures {
     let rules = pos.rules();
     let total = rules.throw == ThrowUse::Total;
     let mut f = ColourFeatures::default();
@@ -331,7 +397,7 @@ fn colour_features(pos: &Position, c: Colour) -> ColourFeatures {
             }
         }
     }
-    for (p, n) in pos.stacks(c) {
+    for (p, n) in stacks[c.index()].iter() {
         if p == 0 || p >= HOME {
             continue;
         }
@@ -362,7 +428,7 @@ fn colour_features(pos: &Position, c: Colour) -> ColourFeatures {
         } else {
             n
         };
-        let (mask, any) = attackers(pos, c, p, size);
+        let (mask, any) = attackers(pos, stacks, c, p, size);
         if any {
             let ph = hit_chance(rules.faces, total, mask);
             f.risk_progress += ph * n as f64 * p as f64 / 84.0;
@@ -377,10 +443,18 @@ pub fn features(pos: &Position, side: Side) -> [f64; NF] {
     let mut mine = [0.0; NF];
     let mut theirs = [0.0; NF];
     let mut n_theirs = 0.0;
+    let stacks: [StackList; 4] = std::array::from_fn(|i| {
+        let c = Colour::ALL[i];
+        if pos.colours().has(c) {
+            StackList::of(pos, c)
+        } else {
+            StackList::default()
+        }
+    });
     let per: [ColourFeatures; 4] = std::array::from_fn(|i| {
         let c = Colour::ALL[i];
         if pos.colours().has(c) {
-            colour_features(pos, c)
+            colour_features(pos, &stacks, c)
         } else {
             ColourFeatures::default()
         }
@@ -493,5 +567,19 @@ mod tests {
         assert!((p - (1.0 - 27.0 / 64.0)).abs() < 1e-12);
         // Distance 3 with the total split: total >= 3 always.
         assert_eq!(hit_chance(Faces::F1256, true, 1 << 3), 1.0);
+    }
+
+    #[test]
+    fn hit_chances_count_the_throws_that_reach_a_distance() {
+        // The outcomes found by distance are those whose reach meets the mask.
+        for faces in [Faces::F1256, Faces::F1346] {
+            for total in [false, true] {
+                let table = reach_table(faces, total);
+                for mask in (0u32..1 << 19).step_by(7).map(|m| m & !1) {
+                    let count = table.iter().filter(|r| *r & mask != 0).count();
+                    assert_eq!(hit_chance(faces, total, mask), count as f64 / 64.0);
+                }
+            }
+        }
     }
 }

@@ -346,13 +346,14 @@ fn attackers(pos: &Position, stacks: &[StackList; 4], c: Colour, p: u8, size: u8
                 continue;
             }
             for &t in targets {
-                let mut ds = [0i32; 2];
-                ds[0] = t as i32 - q as i32;
-                if circle && q != 0 && q <= LOOP_END && (8..=LOOP_END).contains(&t) && t < q {
-                    ds[1] = t as i32 + 68 - q as i32;
+                // Straight ahead, or (going round again) past the end of the loop.
+                let d = (t as i32 - q as i32) as u32;
+                if d.wrapping_sub(1) < 18 {
+                    mask |= 1 << d;
                 }
-                for d in ds {
-                    if (1..=18).contains(&d) {
+                if circle && q != 0 && q <= LOOP_END && (8..=LOOP_END).contains(&t) && t < q {
+                    let d = (t as i32 + 68 - q as i32) as u32;
+                    if d.wrapping_sub(1) < 18 {
                         mask |= 1 << d;
                     }
                 }

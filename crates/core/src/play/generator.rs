@@ -17,7 +17,7 @@ use super::apply::{apply_among, finish, mark_dead};
 use super::node::{broken, overdue, Node, NodeKey, Part, Usage};
 use super::obstacles::ObstacleCache;
 use super::split_total::total_fast;
-use super::steps::for_each_step_with;
+use super::steps::{for_each_step_remembered, for_each_step_with, StepMemo};
 use super::{Play, PlayError};
 
 /// A step in one word for quick comparison inside one search: its fields in
@@ -74,6 +74,8 @@ pub struct Generator {
     seen: FxHashSet<NodeKey>,
     /// The obstacles last computed.
     obstacles: ObstacleCache,
+    /// The checks of steps made in this listing, by obstacle table.
+    memo: StepMemo,
     /// The steps of the nodes on the search path, each node's after its parent's.
     children: Vec<Step>,
     /// Per node on the search path, the steps that would only reach nodes an
@@ -133,6 +135,9 @@ impl Generator {
         self.earlier.clear();
         self.words.clear();
         self.prune = fast;
+        if self.obstacles.reset() {
+            self.memo = StepMemo::default();
+        }
         self.steps.clear();
         self.plays.clear();
         self.best = None;
@@ -164,11 +169,15 @@ impl Generator {
             self.leaf(node);
             return;
         }
-        let obs = self.obstacles.get(node);
+        let (generation, obs) = self.obstacles.table(node);
         let others = obs.others;
         let first = self.children.len();
         let children = &mut self.children;
-        for_each_step_with(node, obs, |s| children.push(s));
+        if self.prune {
+            for_each_step_remembered(node, obs, &mut self.memo, generation, |s| children.push(s));
+        } else {
+            for_each_step_with(node, obs, |s| children.push(s));
+        }
         let last = self.children.len();
         if first == last {
             match node.pass() {

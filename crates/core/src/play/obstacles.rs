@@ -115,21 +115,50 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
 #[derive(Default)]
 pub(crate) struct ObstacleCache {
     last: Option<((u8, u128, u128), Obstacles)>,
+    /// Counts the obstacle tables made (and resets): it names the table in use.
+    /// Within one listing, two nodes given the same generation have the same actor,
+    /// the same pieces of every other colour, the same blocks and (as only captures
+    /// change it) the same captures.
+    generation: u32,
 }
 
 impl ObstacleCache {
     /// The obstacles in the way of the node's actor.
     pub(crate) fn get(&mut self, node: &Node) -> &Obstacles {
+        self.table(node).1
+    }
+
+    /// The obstacles in the way of the node's actor, with the table's generation
+    /// (see [`ObstacleCache::generation`]).
+    pub(crate) fn table(&mut self, node: &Node) -> (u32, &Obstacles) {
         let (pieces, blocks, _) = node.pos.key();
         let own = 0xffff_ffffu128 << (32 * node.actor.index());
         let key = (node.actor as u8, pieces & !own, blocks);
         if self.last.as_ref().map(|(k, _)| k) != Some(&key) {
             self.last = None;
+            self.generation = self.generation.wrapping_add(1);
         }
-        &self
-            .last
-            .get_or_insert_with(|| (key, obstacles(&node.pos, node.actor)))
-            .1
+        let generation = self.generation;
+        (
+            generation,
+            &self
+                .last
+                .get_or_insert_with(|| (key, obstacles(&node.pos, node.actor)))
+                .1,
+        )
+    }
+
+    /// Forgets the table (another position, perhaps under other rules). Answers
+    /// whether the generations start again from zero (after about four billion),
+    /// when whatever was remembered under them must be forgotten too.
+    pub(crate) fn reset(&mut self) -> bool {
+        self.last = None;
+        if self.generation >= u32::MAX - (1 << 20) {
+            self.generation = 0;
+            return true;
+        }
+        self.generation += 1;
+        false
     }
 }
 

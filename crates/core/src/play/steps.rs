@@ -365,6 +365,98 @@ pub(crate) fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl
     });
 }
 
+/// Remembered results of [`check_move`] within one listing: where a unit from
+/// a progress, of a size (a group pair or not), goes with a distance, if it may,
+/// under one obstacle table (`ObstacleCache`'s generation).
+/// Those depend only on the actor's unit, the other colours' pieces, the blocks
+/// and the captures so far, which one generation holds fixed; how many own pieces
+/// stand where it lands is counted afresh.
+#[derive(Default)]
+pub(crate) struct StepMemo {
+    /// A small table indexed by a hash of the unit and distance (a later check
+    /// that falls on a taken slot replaces it): (generation, unit and distance,
+    /// destination + 0x100, or 0 when the move is not allowed). Made on first use.
+    slots: Vec<(u32, u32, u16)>,
+}
+
+/// Slots in a [`StepMemo`] (a listing checks a few dozen units and distances).
+const MEMO_SLOTS: usize = 512;
+
+impl StepMemo {
+    /// [`check_move`]'s destination for a unit and distance (None if the move is
+    /// not allowed), remembered under `generation`.
+    #[inline]
+    fn check(
+        &mut self,
+        node: &Node,
+        obstacles: &Obstacles,
+        generation: u32,
+        unit: &Unit,
+        by: u8,
+    ) -> Option<u8> {
+        if self.slots.is_empty() {
+            self.slots = vec![(u32::MAX, 0, 0); MEMO_SLOTS];
+        }
+        let tag = u32::from_le_bytes([unit.from, by, unit.size, unit.group_pair as u8]);
+        let i = (tag.wrapping_mul(0x9e37_79b1) >> 23) as usize % MEMO_SLOTS;
+        let (stamp, seen, value) = self.slots[i];
+        if stamp == generation && seen == tag {
+            return (value != 0).then_some(value as u8);
+        }
+        let q = check_move(node, obstacles, unit, by)
+            .ok()
+            .map(|(q, _, _)| q);
+        self.slots[i] = (generation, tag, q.map_or(0, |q| 0x100 | q as u16));
+        q
+    }
+}
+
+/// [`for_each_step_with`] remembering the checks in `memo` under `generation`.
+pub(super) fn for_each_step_remembered(
+    node: &Node,
+    obstacles: &Obstacles,
+    memo: &mut StepMemo,
+    generation: u32,
+    mut f: impl FnMut(Step),
+) {
+    if !node.left() {
+        return;
+    }
+    let pieces = &node.pos.pieces[node.actor.index()];
+    for_each_unit(node, |unit| {
+        for_each_distance(node, &unit, |by, dice| {
+            if let Some(to) = memo.check(node, obstacles, generation, &unit, by) {
+                let step = Step {
+                    colour: node.actor,
+                    from: unit.from,
+                    to,
+                    pieces: unit.size,
+                    by,
+                    dice,
+                    declare: None,
+                };
+                let own = if to == HOME {
+                    0
+                } else {
+                    pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
+                };
+                if needs_declaration(&node.pos, unit.size, own, to) {
+                    f(Step {
+                        declare: Some(Declare::Super),
+                        ..step
+                    });
+                    f(Step {
+                        declare: Some(Declare::Block),
+                        ..step
+                    });
+                } else {
+                    f(step);
+                }
+            }
+        });
+    });
+}
+
 /// Whether the node allows any step: the first legal unit and distance found ends
 /// the checking.
 pub(super) fn has_any_step(node: &Node) -> bool {

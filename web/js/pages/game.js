@@ -11,10 +11,12 @@ import { follow } from '../live.js';
 import { chooseStep, targetsOf } from './game-steps.js';
 import { gameOverBox, sidePanel } from './game-side.js';
 import { bestArrows, countTutor, tutorSummary, tutorWarning } from './game-tutor.js';
+import { gone } from '../router.js';
 
-/** Shows game `id` in `main`; answers the function that stops following it. */
-export async function gamePage(main, id) {
+/** Shows game `id` in `main` (unless `signal` says another page was asked for meanwhile); answers the function that stops following it. */
+export async function gamePage(main, id, signal) {
   let g = await api.getGame(id);
+  if (gone(signal)) return null;
   let sel = null; // the selected unit {c, p}
   let lastThrowKey = null;
   let busy = false; // an action is under way

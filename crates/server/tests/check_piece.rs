@@ -168,3 +168,36 @@ async fn a_piece_check_is_refused_as_the_other_forms_are() {
     );
     s.stop().await;
 }
+
+/// Over the game's WebSocket the piece form is answered as over HTTP (a
+/// `check` message), and needs the seat's token as every action does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_piece_check_over_the_websocket_is_answered_as_over_http() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let s = start(&temp_db("check-piece-ws")).await;
+    let pg = person_game(&s, "chaupar", 5).await;
+    let (url, mover) = (pg.url.as_str(), pg.mover.as_str());
+    post(&s, &format!("{url}/throw"), &json!({"seat": mover})).await;
+    let ask = json!({"seat": mover, "piece": 83});
+    let (_, http) = check(&s, url, ask.clone()).await;
+    let mut sock = ws(&s, &pg.id).await;
+    let send = |v: Value| Message::Text(v.to_string());
+    // Without the seat's token: refused.
+    sock.send(send(json!({"action": "check", "seat": mover, "piece": 83})))
+        .await
+        .unwrap();
+    let e = next_of(&mut sock, "error").await;
+    assert_eq!(e["status"], 401, "{e}");
+    sock.send(send(json!({"action": "auth", "token": pg.token(mover)})))
+        .await
+        .unwrap();
+    sock.send(send(json!({"action": "check", "seat": mover, "piece": 83})))
+        .await
+        .unwrap();
+    let c = next_of(&mut sock, "check").await;
+    assert_eq!(c["allowed"], false, "{c}");
+    assert_eq!(c["why"], http["why"], "{c}");
+    assert_eq!(c["why_ru"], http["why_ru"], "{c}");
+    s.stop().await;
+}

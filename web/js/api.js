@@ -141,6 +141,11 @@ export const socketUrl = (id) => `${location.protocol === 'https:' ? 'wss' : 'ws
 export function whyNot(id, seat, colour, from, to) {
   return request('POST', `${game(id)}/check`, { seat, colour, from, to }, held(id).seats[seat]);
 }
+
+/** Why no step moves the piece of `colour` at progress `piece` (seat `seat` asks): {allowed, why?, why_ru?, rule?}. */
+export function whyStuck(id, seat, colour, piece) {
+  return request('POST', `${game(id)}/check`, { seat, colour, piece }, held(id).seats[seat]);
+}
 /** Tutor mode: judges the turn's steps so far as one play against the best ({loss, warn, threshold, plays, best, yours}); changes nothing. */
 export const tutor = (id, seat) => request('POST', `${game(id)}/tutor`, { seat }, held(id).seats[seat]);
 /** The review drawn as a win-chance graph: the SVG's text (`lang` 'en' or 'ru'). */

@@ -55,17 +55,19 @@ struct Words {
 
 const EN: Words = Words {
     error_rate: "error rate",
-    bad: "bad",
-    very_bad: "very bad",
+    bad: "bad plays:",
+    very_bad: "very bad:",
     luck: "luck",
     turn: "turn",
     title: "Win chance after each turn",
 };
 
+// The counts follow their words ("плохих ходов: 1"), so that no Russian word
+// has to agree with a number.
 const RU: Words = Words {
     error_rate: "доля ошибок",
-    bad: "плохих",
-    very_bad: "очень плохих",
+    bad: "плохих ходов:",
+    very_bad: "очень плохих:",
     luck: "везение",
     turn: "ход",
     title: "Шансы на победу после каждого хода",
@@ -306,10 +308,10 @@ pub fn svg(review: &Review, start: &Position, lang: &str) -> String {
             LEFT + 18.0,
             words.error_rate,
             100.0 * d.error_rate,
-            d.bad,
             words.bad,
-            d.very_bad,
+            d.bad,
             words.very_bad,
+            d.very_bad,
             words.luck,
             100.0 * d.luck,
             side = esc(&d.side),
@@ -455,6 +457,9 @@ mod tests {
         let ru = svg(&made_up(), &start("chaupar"), "ru");
         parse(&ru);
         assert!(ru.contains("доля ошибок 10.0%"));
+        // Counts after their words: no "1 плохих".
+        assert!(ru.contains("плохих ходов: 1, очень плохих: 1"), "{ru}");
+        assert!(text.contains("bad plays: 1, very bad: 1"), "{text}");
         assert!(
             ru.contains("Жёлтые + Чёрные: "),
             "the sides named in Russian"

@@ -1,4 +1,5 @@
-//! Russian wording of why a step is not allowed (the engine gives English).
+//! Russian wording of why a step is not allowed (the engine gives English), and
+//! the plural rule every Russian message with a count goes by.
 
 use chaupar_core::{Colour, Illegal};
 
@@ -18,6 +19,40 @@ fn size(n: u8) -> &'static str {
         3 => "тройная суперфишка",
         _ => "четверная суперфишка",
     }
+}
+
+/// The form a Russian word takes after the count `n`, by the usual rule: `one`
+/// after 1, 21, 31, 101 (not 11: «1 очко», «21 очко»), `few` after 2 to 4, 22
+/// to 24 (not 12 to 14: «2 очка»), `many` after 0, 5 to 20, 25 to 30, 111
+/// («5 очков», «11 очков»).
+pub fn plural<'a>(n: u64, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
+    match (n % 10, n % 100) {
+        (_, 11..=14) => many,
+        (1, _) => one,
+        (2..=4, _) => few,
+        _ => many,
+    }
+}
+
+/// The count `n` with the word in the form it takes after it («4 очка»): see [`plural`].
+pub fn counted(n: impl Into<u64>, one: &str, few: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", plural(n, one, few, many))
+}
+
+/// «N фишка/фишки/фишек» (nominative: «2 фишки стоят»).
+fn pieces(n: u8) -> String {
+    counted(n, "фишка", "фишки", "фишек")
+}
+
+/// «из N фишки/фишек» (genitive: «заслон из 2 фишек», «из 21 фишки»).
+pub(crate) fn of_pieces(n: u8) -> String {
+    counted(n, "фишки", "фишек", "фишек")
+}
+
+/// «N очко/очка/очков».
+fn points(n: u8) -> String {
+    counted(n, "очко", "очка", "очков")
 }
 
 /// Why a step is not allowed, in Russian.
@@ -41,9 +76,12 @@ pub fn why_ru(why: &Illegal) -> String {
             )
         }
         AtHome => "эта фишка уже дома".into(),
-        BadSize { pieces, there } => {
-            format!("{pieces} фишек не могут ходить отсюда: здесь стоит {there}")
-        }
+        BadSize { pieces: n, there } => format!(
+            "{} не {} ходить отсюда: здесь {}",
+            pieces(*n),
+            plural(u64::from(*n), "может", "могут", "могут"),
+            pieces(*there)
+        ),
         StackMovesWhole { size: n } => format!(
             "{} ходит целиком; по этим правилам её нельзя разделить",
             size(*n)
@@ -54,10 +92,13 @@ pub fn why_ru(why: &Illegal) -> String {
         }
         NoSuchDie { by } => format!("кости со значением {by} не осталось"),
         NoPair { by } => format!("пары, дающей {by}, не осталось"),
-        PartTooBig { by, left } => format!("осталось только {left} очков, а не {by}"),
+        PartTooBig { by, left } => format!("осталось только {}, а не {by}", points(*left)),
         AlreadyMoved => "эта фишка уже получила свою часть броска в этот ход".into(),
         Overshoot { need } => {
-            format!("фишка входит домой только точным числом: нужно {need}")
+            format!(
+                "фишка входит домой только точным числом: нужно {}",
+                points(*need)
+            )
         }
         NoCapture { .. } => "взятия ещё не было, поэтому ни одна фишка не может войти домой".into(),
         TeamOrder {
@@ -71,12 +112,18 @@ pub fn why_ru(why: &Illegal) -> String {
         TeamOrder { first, .. } => format!("сначала все фишки {} должны быть дома", colour(*first)),
         BlockOnPath { at } => format!("на пути стоит блок (на {at}); его нельзя пройти"),
         BlockadeOnPath { at, size: n } => {
-            format!("на пути заслон из {n} (на {at}); пройти его может только группа не меньше")
+            format!(
+                "на пути заслон из {} (на {at}); пройти его может только группа не меньше",
+                of_pieces(*n)
+            )
         }
         BlockThere => "на этой клетке стоит блок".into(),
         OwnBlock => "там ваш блок; третья фишка к блоку не присоединяется".into(),
         BlockadeThere { size: n } => {
-            format!("там заслон из {n}; взять его может только группа не меньше")
+            format!(
+                "там заслон из {}; взять его может только группа не меньше",
+                of_pieces(*n)
+            )
         }
         BiggerEnemy {
             colour: c, size: n, ..
@@ -104,9 +151,68 @@ pub fn why_ru(why: &Illegal) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{plural, why_ru};
+    use chaupar_core::Illegal;
+
     #[test]
     fn says_it_in_russian() {
-        let s = super::why_ru(&chaupar_core::Illegal::PartTooBig { by: 9, left: 4 });
-        assert_eq!(s, "осталось только 4 очков, а не 9");
+        let s = why_ru(&Illegal::PartTooBig { by: 9, left: 4 });
+        assert_eq!(s, "осталось только 4 очка, а не 9");
+    }
+
+    #[test]
+    fn counts_take_the_russian_plural() {
+        let form = |n| plural(n, "очко", "очка", "очков");
+        for (n, want) in [
+            (0, "очков"),
+            (1, "очко"),
+            (2, "очка"),
+            (4, "очка"),
+            (5, "очков"),
+            (11, "очков"),
+            (12, "очков"),
+            (14, "очков"),
+            (20, "очков"),
+            (21, "очко"),
+            (22, "очка"),
+            (25, "очков"),
+            (101, "очко"),
+            (111, "очков"),
+            (112, "очков"),
+            (122, "очка"),
+        ] {
+            assert_eq!(form(n), want, "{n}");
+        }
+    }
+
+    #[test]
+    fn messages_with_counts_agree() {
+        let left = |left| why_ru(&Illegal::PartTooBig { by: 30, left });
+        assert_eq!(left(1), "осталось только 1 очко, а не 30");
+        assert_eq!(left(2), "осталось только 2 очка, а не 30");
+        assert_eq!(left(11), "осталось только 11 очков, а не 30");
+        assert_eq!(left(21), "осталось только 21 очко, а не 30");
+        assert_eq!(
+            why_ru(&Illegal::BadSize {
+                pieces: 2,
+                there: 1
+            }),
+            "2 фишки не могут ходить отсюда: здесь 1 фишка"
+        );
+        assert_eq!(
+            why_ru(&Illegal::BadSize {
+                pieces: 1,
+                there: 5
+            }),
+            "1 фишка не может ходить отсюда: здесь 5 фишек"
+        );
+        assert_eq!(
+            why_ru(&Illegal::Overshoot { need: 3 }),
+            "фишка входит домой только точным числом: нужно 3 очка"
+        );
+        assert_eq!(
+            why_ru(&Illegal::BlockadeThere { size: 2 }),
+            "там заслон из 2 фишек; взять его может только группа не меньше"
+        );
     }
 }

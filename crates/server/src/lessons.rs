@@ -105,7 +105,7 @@ impl Goal {
             ),
             Goal::StackOf(n) => (
                 format!("You made no super-piece of {n}."),
-                format!("Суперфишка из {n} фишек не собрана."),
+                format!("Суперфишка из {} не собрана.", crate::i18n::of_pieces(*n)),
             ),
             Goal::Home(n) => (
                 format!("Fewer than {n} of your pieces are home."),
@@ -234,4 +234,22 @@ pub fn all() -> Result<&'static [Lesson], &'static str> {
 /// The lesson with this id.
 pub fn find(id: &str) -> Option<&'static Lesson> {
     all().ok()?.iter().find(|l| l.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Goal;
+
+    #[test]
+    fn an_unmet_stack_is_counted_in_russian() {
+        assert_eq!(
+            Goal::StackOf(2).unmet().ru,
+            "Суперфишка из 2 фишек не собрана."
+        );
+        assert_eq!(
+            Goal::StackOf(4).unmet().ru,
+            "Суперфишка из 4 фишек не собрана."
+        );
+        assert_eq!(Goal::StackOf(2).unmet().en, "You made no super-piece of 2.");
+    }
 }

@@ -11,10 +11,12 @@ import { follow } from '../live.js';
 import { chooseStep, targetsOf } from './game-steps.js';
 import { gameOverBox, sidePanel } from './game-side.js';
 import { bestArrows, countTutor, tutorSummary, tutorWarning } from './game-tutor.js';
+import { gone } from '../router.js';
 
-/** Shows game `id` in `main`; answers the function that stops following it. */
-export async function gamePage(main, id) {
+/** Shows game `id` in `main` (unless `signal` says another page was asked for meanwhile); answers the function that stops following it. */
+export async function gamePage(main, id, signal) {
   let g = await api.getGame(id);
+  if (gone(signal)) return null;
   let sel = null; // the selected unit {c, p}
   let lastThrowKey = null;
   let busy = false; // an action is under way
@@ -79,10 +81,28 @@ export async function gamePage(main, id) {
 
   // Says, in the server's words, why moving the selected piece to `to` is refused.
   async function explain(colour, from, to) {
+    await say(() => api.whyNot(id, g.to_move, colour, from, to));
+  }
+
+  // Shows the server's reason for a refused click (`ask` asks it), with its rule's link.
+  async function say(ask) {
     try {
-      const r = await api.whyNot(id, g.to_move, colour, from, to);
+      const r = await ask();
       if (!r.allowed) toast(inLanguage(r.why, r.why_ru), true, ruleLink(r.rule));
     } catch (e) { toast(e.message, true); }
+  }
+
+  // A click on a piece no step moves: with a piece selected, a click on the
+  // square it stands on; otherwise the server says why that piece cannot move.
+  function onStuck(c, p) {
+    if (!isPersonTurn() || !g.turn || busy) return;
+    if (sel) {
+      const rc = p > 0 ? geometry().tracks[c][p] : null;
+      const to = rc ? progressAt(geometry(), sel.c, sel.p, rc[0], rc[1]) : -1;
+      if (to > 0) explain(sel.c, sel.p, to); else { sel = null; render(); }
+      return;
+    }
+    say(() => api.whyStuck(id, g.to_move, c, p));
   }
 
   function onPiece(c, p) {
@@ -113,7 +133,7 @@ export async function gamePage(main, id) {
     const movable = new Set(person && turn ? legal().map((s) => `${s.colour}:${s.from}`) : []);
     const board = drawBoard(geometry(), g.position, {
       game: g, stacking: gameOption(g, 'stacking'), sel, movable,
-      targets: sel && person ? targetsOf(legal(), sel) : [], onPiece, onTarget,
+      targets: sel && person ? targetsOf(legal(), sel) : [], onPiece, onTarget, onStuck,
     });
     board.addEventListener('click', onBoardClick);
     if (advice) board.append(...bestArrows(geometry(), advice.best.steps));

@@ -4,6 +4,7 @@
 import * as api from '../api.js';
 import { el, toast } from '../dom.js';
 import { cname, t } from '../i18n.js';
+import { gone } from '../router.js';
 
 /** A random client seed for the dice (docs/fairness.md): 32 hex digits. */
 function clientSeed() {
@@ -12,10 +13,11 @@ function clientSeed() {
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
-/** Shows the join form for the seat the hash names. */
-export async function joinPage(main) {
+/** Shows the join form for the seat the hash names (unless `signal` says another page was asked for meanwhile). */
+export async function joinPage(main, _arg, signal) {
   const [, id, seat, invite] = location.hash.replace(/^#\/?/, '').split('/');
   const g = await api.getGame(id);
+  if (gone(signal)) return;
   if (api.held(id).seats[seat] || !(g.free || []).includes(seat)) {
     // Taken already (by this page after a reload, or by someone else): watch or play.
     location.hash = `#/game/${id}`;

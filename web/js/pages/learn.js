@@ -11,6 +11,7 @@ import { geometry, meta, preset } from '../facts.js';
 import { inLanguage, language, t } from '../i18n.js';
 import { progressAt } from '../layout.js';
 import { chooseStep, stepLabel, targetsOf } from './game-steps.js';
+import { gone } from '../router.js';
 
 const KEY = 'chaupar.lessons';
 
@@ -41,9 +42,10 @@ function takeCarried(id) {
   return c && c.id === id && c.hash === location.hash ? c : null;
 }
 
-/** Shows the list of lessons, or lesson `id`, in `main`. */
-export async function learnPage(main, id) {
+/** Shows the list of lessons, or lesson `id`, in `main` (unless `signal` says another page was asked for meanwhile). */
+export async function learnPage(main, id, signal) {
   const { lessons } = await api.lessons();
+  if (gone(signal)) return null;
   const lesson = id && lessons.find((l) => l.id === id);
   if (!lesson) { listPage(main, lessons); return null; }
   return lessonPage(main, lessons, lesson);

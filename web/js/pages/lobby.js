@@ -4,7 +4,7 @@ import * as api from '../api.js';
 import { el, toast } from '../dom.js';
 import { meta, preset, seatGroups } from '../facts.js';
 import { cname, sideName, t, count } from '../i18n.js';
-import { route } from '../router.js';
+import { gone, route } from '../router.js';
 
 const REFRESH_MS = 3000;
 // Games a page of the list has (the server sends 200 at most).
@@ -23,8 +23,8 @@ async function firstPages(pages) {
   return { games: all, total };
 }
 
-/** Shows the lobby in `main`; answers the function that stops its refreshing. */
-export async function lobbyPage(main) {
+/** Shows the lobby in `main` (unless `signal` says another page was asked for meanwhile); answers the function that stops its refreshing. */
+export async function lobbyPage(main, _arg, signal) {
   // The list shows one page, and one more each time "more" is clicked.
   let pages = 1;
   let games;
@@ -38,8 +38,12 @@ export async function lobbyPage(main) {
     if (games) games.replaceWith(next);
     games = next;
   };
-  show(await firstPages(pages));
-  let open = openCard(await api.listOpen().catch(() => ({ games: [] })));
+  const first = await firstPages(pages);
+  if (gone(signal)) return null;
+  show(first);
+  const openGames = await api.listOpen().catch(() => ({ games: [] }));
+  if (gone(signal)) return null;
+  let open = openCard(openGames);
   main.replaceChildren(el('div', { class: 'lobby' }, newGameForm(), open, games, importCard()));
   // The list stays live: games started, played on or ended elsewhere (another
   // tab, another machine, computers playing) show up without a reload.

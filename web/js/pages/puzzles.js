@@ -9,6 +9,7 @@ import { el, toast } from '../dom.js';
 import { geometry, preset } from '../facts.js';
 import { cname, t } from '../i18n.js';
 import { chooseStep, targetsOf } from './game-steps.js';
+import { gone } from '../router.js';
 
 const PRESETS = ['chaupar', 'chausar', 'classic'];
 const SOLVED = 'chaupar.puzzles.solved';
@@ -24,12 +25,13 @@ function markSolved(rules, n) {
   try { localStorage.setItem(SOLVED, JSON.stringify(s)); } catch (_) { /* private mode: not kept */ }
 }
 
-/** Shows #/puzzles[/PRESET[/N]] in `main`. */
-export async function puzzlesPage(main) {
+/** Shows #/puzzles[/PRESET[/N]] in `main` (unless `signal` says another page was asked for meanwhile). */
+export async function puzzlesPage(main, _arg, signal) {
   const [, rulesArg, nArg] = location.hash.replace(/^#\/?/, '').split('/');
   const rules = PRESETS.includes(rulesArg) ? rulesArg : 'chaupar';
-  if (nArg !== undefined && nArg !== '') return puzzleAt(main, rules, Number(nArg));
+  if (nArg !== undefined && nArg !== '') return puzzleAt(main, rules, Number(nArg), signal);
   const list = await api.puzzles(rules);
+  if (gone(signal)) return null;
   const done = new Set(solved()[rules] || []);
   main.replaceChildren(el('section', { class: 'puzzles' },
     el('h2', {}, t('puzzles')),
@@ -42,10 +44,12 @@ export async function puzzlesPage(main) {
 }
 
 // One puzzle: the board taking steps until the play is done, then the verdict.
-async function puzzleAt(main, rules, n) {
+async function puzzleAt(main, rules, n, signal) {
   const first = await api.puzzle(rules, n);
+  if (gone(signal)) return null;
   const p = first.puzzle;
   const count = (await api.puzzles(rules)).puzzles.length;
+  if (gone(signal)) return null;
   let view = first; // {puzzle, position, turn}
   let steps = [];
   let sel = null;

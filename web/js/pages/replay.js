@@ -6,11 +6,14 @@ import { die } from '../dice.js';
 import { el } from '../dom.js';
 import { gameOption, geometry } from '../facts.js';
 import { cname, language, sideName, t, count } from '../i18n.js';
+import { gone } from '../router.js';
 
-/** Shows the replay of game `id` in `main`; answers the function that removes its key handler. */
-export async function replayPage(main, id) {
+/** Shows the replay of game `id` in `main` (unless `signal` says another page was asked for meanwhile); answers the function that removes its key handler. */
+export async function replayPage(main, id, signal) {
   const r = await api.replay(id);
+  if (gone(signal)) return null;
   const g = await api.getGame(id);
+  if (gone(signal)) return null;
   const last = r.frames.length - 1;
   let i = last;
   const boardBox = el('div', { class: 'board-box' });

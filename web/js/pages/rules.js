@@ -5,6 +5,7 @@ import { drawBoard } from '../board.js';
 import { el } from '../dom.js';
 import { geometry, meta, preset } from '../facts.js';
 import { language, t } from '../i18n.js';
+import { gone } from '../router.js';
 
 /** A preset's sources in words ("the rulebook + the Russian rules"), not as file names. */
 export function sourceWords(source) {
@@ -31,9 +32,10 @@ async function diagrams(p) {
   }));
 }
 
-/** Shows the rules of preset `name` (the first preset if there is no such one) in `main`. */
-export async function rulesPage(main, name) {
+/** Shows the rules of preset `name` (the first preset if there is no such one) in `main` (unless `signal` says another page was asked for meanwhile). */
+export async function rulesPage(main, name, signal) {
   const r = await api.rulesText();
+  if (gone(signal)) return;
   const M = meta();
   const p = preset(name) || M.presets[0];
   const tabs = el('div', { class: 'tabs', role: 'tablist' }, M.presets.map((x) =>
@@ -57,9 +59,11 @@ export async function rulesPage(main, name) {
   mini.classList.add('mini');
   // A preset's rules on one screen, above the option table and the full text,
   // with small boards of the preset's first lessons (engine positions).
+  const boards = await diagrams(p);
+  if (gone(signal)) return;
   const summary = el('section', { class: 'card summary' }, el('h2', {}, t('in_short')),
     el('ul', {}, t(`summary_${p.name}`).split('\n').map((line) => el('li', {}, line))),
-    await diagrams(p));
+    boards);
   main.replaceChildren(el('div', { class: 'rules' }, el('h1', {}, `${t('rules_page')}: ${p.name}`), tabs, summary,
     el('div', { class: 'rules-top' }, mini, el('section', {}, el('h2', {}, t('preset_values')), el('p', { class: 'muted' }, `${t('from_sources')} ${sourceWords(p.source)}`), table)), doc));
   // #/rules/PRESET/RULE (a refusal's link): the rule's heading, shown and marked.

@@ -11,16 +11,19 @@ use axum::routing::{post, MethodRouter};
 use axum::Json;
 use chaupar_core::{Colour, Step, Turn};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 
 use super::parse_json;
 use crate::driver::kick;
 use crate::error::ApiError;
 use crate::event::Event;
 use crate::i18n;
+use crate::limits::engine;
 use crate::live::{Core, Seat};
 use crate::metrics::timed;
 use crate::seats;
 use crate::state::{blocking, change, Answer, Shared};
+use crate::stuck::why_stuck;
 use crate::view::GameView;
 
 /// What a person may do.
@@ -70,7 +73,8 @@ impl Action {
 
 /// The request of an action: who acts, and the step for `step` and `check`; or,
 /// for `check`, a move as the player clicked it: the piece of `colour` (by default
-/// the colour moving now) at progress `from`, to progress `to`.
+/// the colour moving now) at progress `from`, to progress `to`; or a piece clicked
+/// that no step moves: the piece of `colour` at progress `piece`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Act {
@@ -83,6 +87,8 @@ pub(crate) struct Act {
     from: Option<u8>,
     #[serde(default)]
     to: Option<u8>,
+    #[serde(default)]
+    piece: Option<u8>,
     /// The client's id for this action (1 to 64 letters, digits, `-` or `_`): a
     /// retry with the same id is answered as the first was, not applied twice.
     #[serde(default)]
@@ -100,6 +106,9 @@ enum Question {
         from: u8,
         to: u8,
     },
+    /// Why no step moves the piece of a colour at progress `at`:
+    /// `stuck::why_stuck`.
+    Piece { colour: Option<Colour>, at: u8 },
 }
 
 impl Act {
@@ -108,17 +117,22 @@ impl Act {
         &self.seat
     }
 
-    /// The question of a `check`: a step, or a move from one square to another.
+    /// The question of a `check`: a step, a move from one square to another, or
+    /// a piece; `400` for any other mix of fields.
     fn question(&self) -> Result<Question, ApiError> {
-        match (self.step, self.from, self.to) {
-            (Some(step), None, None) if self.colour.is_none() => Ok(Question::Step(step)),
-            (None, Some(from), Some(to)) => Ok(Question::Move {
+        match (self.step, self.from, self.to, self.piece) {
+            (Some(step), None, None, None) if self.colour.is_none() => Ok(Question::Step(step)),
+            (None, Some(from), Some(to), None) => Ok(Question::Move {
                 colour: self.colour,
                 from,
                 to,
             }),
+            (None, None, None, Some(at)) => Ok(Question::Piece {
+                colour: self.colour,
+                at,
+            }),
             _ => Err(ApiError::bad(
-                "check takes {\"seat\", \"from\", \"to\"} (and optionally \"colour\"), or {\"seat\", \"step\": {...}}",
+                "check takes {\"seat\", \"from\", \"to\"} or {\"seat\", \"piece\"} (each optionally with \"colour\"), or {\"seat\", \"step\": {...}}",
             )),
         }
     }
@@ -143,9 +157,10 @@ impl Act {
 
     /// Refuses the fields of a `check` on an action that changes the game.
     fn only_step(&self) -> Result<(), ApiError> {
-        if self.colour.is_some() || self.from.is_some() || self.to.is_some() {
+        if self.colour.is_some() || self.from.is_some() || self.to.is_some() || self.piece.is_some()
+        {
             return Err(ApiError::bad(
-                "colour, from and to go only with check; a step is {\"seat\", \"step\": {...}}",
+                "colour, from, to and piece go only with check; a step is {\"seat\", \"step\": {...}}",
             ));
         }
         Ok(())
@@ -228,13 +243,20 @@ pub(crate) async fn perform(
             let question = act.question()?;
             let turn = turn(&e.core)?.clone();
             drop(e);
-            let why = blocking(move || match question {
-                Question::Step(step) => turn.why_not(&step),
+            let why = match question {
+                Question::Step(step) => blocking(move || turn.why_not(&step)).await?,
                 Question::Move { colour, from, to } => {
-                    turn.why_not_move(colour.unwrap_or(turn.actor()), from, to)
+                    blocking(move || turn.why_not_move(colour.unwrap_or(turn.actor()), from, to))
+                        .await?
                 }
-            })
-            .await?;
+                // Every distance the throw left is asked: engine work, bounded.
+                Question::Piece { colour, at } => {
+                    engine(&state.guards, move |_: &AtomicBool| {
+                        why_stuck(&turn, colour.unwrap_or(turn.actor()), at)
+                    })
+                    .await?
+                }
+            };
             return Ok(Done::Checked(Check {
                 allowed: why.is_none(),
                 why_ru: why.as_ref().map(i18n::why_ru),

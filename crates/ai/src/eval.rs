@@ -175,20 +175,30 @@ impl Weights {
     }
 }
 
+/// The dice faces and uses of the throw the tables below are made for, in order.
+const DICE_KINDS: [(Faces, bool); 4] = [
+    (Faces::F1256, true),
+    (Faces::F1256, false),
+    (Faces::F1346, true),
+    (Faces::F1346, false),
+];
+
+/// The index of the faces and use of the throw in [`DICE_KINDS`].
+fn dice_kind(faces: Faces, total: bool) -> usize {
+    match (faces, total) {
+        (Faces::F1256, true) => 0,
+        (Faces::F1256, false) => 1,
+        (Faces::F1346, true) => 2,
+        (Faces::F1346, false) => 3,
+    }
+}
+
 /// For each of the 64 ordered outcomes, the distances (bit d) one unit can go with it.
 fn reach_table(faces: Faces, total: bool) -> &'static [u32; 64] {
     static T: OnceLock<[[u32; 64]; 4]> = OnceLock::new();
     let all = T.get_or_init(|| {
         let mut out = [[0u32; 64]; 4];
-        for (k, (faces, total)) in [
-            (Faces::F1256, true),
-            (Faces::F1256, false),
-            (Faces::F1346, true),
-            (Faces::F1346, false),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (k, (faces, total)) in DICE_KINDS.into_iter().enumerate() {
             for (i, t) in dice::outcomes(faces).iter().enumerate() {
                 let [a, b, c] = t.dice();
                 let mut m = 0u32;
@@ -208,13 +218,7 @@ fn reach_table(faces: Faces, total: bool) -> &'static [u32; 64] {
         }
         out
     });
-    let k = match (faces, total) {
-        (Faces::F1256, true) => 0,
-        (Faces::F1256, false) => 1,
-        (Faces::F1346, true) => 2,
-        (Faces::F1346, false) => 3,
-    };
-    &all[k]
+    &all[dice_kind(faces, total)]
 }
 
 /// The exact chance (of the 64 outcomes) that one throw gives a unit a distance in `mask`.
@@ -239,15 +243,7 @@ fn throws_reaching(faces: Faces, total: bool) -> &'static [u64; 32] {
     static T: OnceLock<[[u64; 32]; 4]> = OnceLock::new();
     let all = T.get_or_init(|| {
         let mut out = [[0u64; 32]; 4];
-        for (k, (faces, total)) in [
-            (Faces::F1256, true),
-            (Faces::F1256, false),
-            (Faces::F1346, true),
-            (Faces::F1346, false),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (k, (faces, total)) in DICE_KINDS.into_iter().enumerate() {
             for (i, r) in reach_table(faces, total).iter().enumerate() {
                 for (d, slot) in out[k].iter_mut().enumerate() {
                     if r >> d & 1 == 1 {
@@ -258,13 +254,7 @@ fn throws_reaching(faces: Faces, total: bool) -> &'static [u64; 32] {
         }
         out
     });
-    let k = match (faces, total) {
-        (Faces::F1256, true) => 0,
-        (Faces::F1256, false) => 1,
-        (Faces::F1346, true) => 2,
-        (Faces::F1346, false) => 3,
-    };
-    &all[k]
+    &all[dice_kind(faces, total)]
 }
 
 /// Per-colour raw features (before taking sides).

@@ -47,6 +47,22 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         )
 }
 
+/// The position after `turns` random plays of a seeded game, if it goes on.
+fn position_after(rules: Rules, seed: u64, turns: usize, g: &mut Generator) -> Option<Position> {
+    let mut game = Game::new(rules, 4, seed).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..turns {
+        if game.position().to_move().is_none() {
+            break;
+        }
+        let t = game.throw().unwrap();
+        let n = g.generate(game.position(), t).unwrap();
+        game.play(g.steps(rng.next_u32() as usize % n)).unwrap();
+    }
+    let pos = *game.position();
+    pos.to_move().is_some().then_some(pos)
+}
+
 fn positions(p: &Generator, n: usize) -> HashSet<Position> {
     (0..n).map(|i| *p.position(i)).collect()
 }
@@ -56,22 +72,11 @@ proptest! {
 
     #[test]
     fn split_total_fast_path_equals_plain_search(rules in rules_strategy(), seed in any::<u64>(), turns in 0usize..250) {
-        let mut game = Game::new(rules, 4, seed).unwrap();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut fast = Generator::new();
         let mut plain = Generator::new();
-        for _ in 0..turns {
-            if game.position().to_move().is_none() {
-                break;
-            }
-            let t = game.throw().unwrap();
-            let n = fast.generate(game.position(), t).unwrap();
-            game.play(fast.steps(rng.next_u32() as usize % n)).unwrap();
-        }
-        let pos = *game.position();
-        if pos.to_move().is_none() {
+        let Some(pos) = position_after(rules, seed, turns, &mut fast) else {
             return Ok(());
-        }
+        };
         for (t, _) in distinct_throws(rules.faces).into_iter().step_by(3) {
             let a = fast.generate(&pos, t).unwrap();
             let b = plain.generate_reference(&pos, t).unwrap();
@@ -126,22 +131,11 @@ proptest! {
     /// steps, as the bots choose plays by their index.
     #[test]
     fn step_search_equals_plain_search_in_order(rules in step_rules_strategy(), seed in any::<u64>(), turns in 0usize..200) {
-        let mut game = Game::new(rules, 4, seed).unwrap();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut fast = Generator::new();
         let mut plain = Generator::new();
-        for _ in 0..turns {
-            if game.position().to_move().is_none() {
-                break;
-            }
-            let t = game.throw().unwrap();
-            let n = fast.generate(game.position(), t).unwrap();
-            game.play(fast.steps(rng.next_u32() as usize % n)).unwrap();
-        }
-        let pos = *game.position();
-        if pos.to_move().is_none() {
+        let Some(pos) = position_after(rules, seed, turns, &mut fast) else {
             return Ok(());
-        }
+        };
         for (t, _) in distinct_throws(rules.faces).into_iter().step_by(2) {
             let a = fast.generate(&pos, t).unwrap();
             let b = plain.generate_reference(&pos, t).unwrap();

@@ -339,30 +339,37 @@ pub(crate) fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl
     for_each_unit(node, |unit| {
         for_each_distance(node, &unit, |by, dice| {
             if let Ok((to, _, own)) = check_move(node, obstacles, &unit, by) {
-                let step = Step {
-                    colour: node.actor,
-                    from: unit.from,
-                    to,
-                    pieces: unit.size,
-                    by,
-                    dice,
-                    declare: None,
-                };
-                if needs_declaration(&node.pos, unit.size, own, to) {
-                    f(Step {
-                        declare: Some(Declare::Super),
-                        ..step
-                    });
-                    f(Step {
-                        declare: Some(Declare::Block),
-                        ..step
-                    });
-                } else {
-                    f(step);
-                }
+                emit(node, &unit, to, by, dice, own, &mut f);
             }
         });
     });
+}
+
+/// Calls `f` with the step of a unit going `by` to `to` (`own` pieces of its colour
+/// already there), once for each declaration it must make.
+#[inline]
+fn emit(node: &Node, unit: &Unit, to: u8, by: u8, dice: u8, own: u8, f: &mut impl FnMut(Step)) {
+    let step = Step {
+        colour: node.actor,
+        from: unit.from,
+        to,
+        pieces: unit.size,
+        by,
+        dice,
+        declare: None,
+    };
+    if needs_declaration(&node.pos, unit.size, own, to) {
+        f(Step {
+            declare: Some(Declare::Super),
+            ..step
+        });
+        f(Step {
+            declare: Some(Declare::Block),
+            ..step
+        });
+    } else {
+        f(step);
+    }
 }
 
 /// Remembered results of [`check_move`] within one listing: where a unit from
@@ -426,32 +433,12 @@ pub(super) fn for_each_step_remembered(
     for_each_unit(node, |unit| {
         for_each_distance(node, &unit, |by, dice| {
             if let Some(to) = memo.check(node, obstacles, generation, &unit, by) {
-                let step = Step {
-                    colour: node.actor,
-                    from: unit.from,
-                    to,
-                    pieces: unit.size,
-                    by,
-                    dice,
-                    declare: None,
-                };
                 let own = if to == HOME {
                     0
                 } else {
                     pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
                 };
-                if needs_declaration(&node.pos, unit.size, own, to) {
-                    f(Step {
-                        declare: Some(Declare::Super),
-                        ..step
-                    });
-                    f(Step {
-                        declare: Some(Declare::Block),
-                        ..step
-                    });
-                } else {
-                    f(step);
-                }
+                emit(node, &unit, to, by, dice, own, &mut f);
             }
         });
     });

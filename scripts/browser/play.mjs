@@ -365,6 +365,9 @@ async function onlineGame() {
       if (await p.locator('#winner').count()) continue;
       if (await playStep(p)) { did = true; actions++; }
     }
+    // Only once no action of the friend's is on its way: the DOM before an End's
+    // answer still shows the turn the server is ending.
+    if (!reloaded && actions > 10) await friend.waitForSelector('.game:not([data-busy="yes"])', { timeout: 5000 });
     if (!reloaded && actions > 10 && (await friend.locator('#end, .piece.movable').count())) {
       // Mid-turn (the dice thrown), the friend reloads and carries on with the seat.
       await friend.reload();

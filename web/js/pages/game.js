@@ -19,13 +19,14 @@ export async function gamePage(main, id, signal) {
   if (gone(signal)) return null;
   let sel = null; // the selected unit {c, p}
   let lastThrowKey = null;
-  let busy = false; // an action is under way
+  let busy = false; // an action is under way (also shown as data-busy for tests)
   let live = null; // the live connection, from the first render on
   let advice = null; // the tutor's answer to a play it warned of, while that turn lasts
   const hintBox = el('div', { class: 'hint' });
   const chatBox = chatPanel(id, g);
   const wrap = el('div', { class: 'game' });
   main.replaceChildren(wrap);
+  const setBusy = (b) => { busy = b; wrap.dataset.busy = b ? 'yes' : 'no'; };
 
   let connected = []; // the seats some socket holds (presence)
   // The page acts for the seat to move only if it holds that seat's token;
@@ -35,7 +36,7 @@ export async function gamePage(main, id, signal) {
 
   async function act(action, extra) {
     if (busy) return;
-    busy = true;
+    setBusy(true);
     try {
       const r = await api.act(id, action, g.to_move, extra);
       // The socket may already have brought a later state (a computer playing on).
@@ -46,7 +47,7 @@ export async function gamePage(main, id, signal) {
     } catch (e) {
       toast(e.message, true, ruleLink(e.rule));
       await refresh(true);
-    } finally { busy = false; }
+    } finally { setBusy(false); }
   }
 
   // A link to the rule behind a refusal (docs/rules.md's heading, on the rules
@@ -59,10 +60,10 @@ export async function gamePage(main, id, signal) {
   async function endOrAsk(action, extra) {
     if (action !== 'end' || !g.tutor || !(g.turn && g.turn.steps.length)) return act(action, extra);
     if (busy) return;
-    busy = true;
+    setBusy(true);
     let r = null;
     try { r = await api.tutor(id, g.to_move); } catch (e) { toast(e.message, true); }
-    busy = false;
+    setBusy(false);
     if (!r || !r.warn) { await act('end'); return; }
     countTutor(id, 'warned');
     advice = r;

@@ -102,6 +102,9 @@ impl core::hash::Hash for Position {
     }
 }
 
+/// A position's [`Position::key`].
+pub(crate) type PositionKey = (u128, u128, u64);
+
 impl Position {
     /// What changes during a game, in three words: the pieces, the blocks with
     /// their ages, and the rest (who has captured, who throws, the extra throw,
@@ -109,7 +112,7 @@ impl Position {
     /// seats) are equal exactly when their keys are: who won follows from the
     /// pieces.
     #[inline]
-    pub(crate) fn key(&self) -> (u128, u128, u64) {
+    pub(crate) fn key(&self) -> PositionKey {
         let p = &self.pieces;
         let pieces = (u32::from_le_bytes(p[0]) as u128)
             | (u32::from_le_bytes(p[1]) as u128) << 32

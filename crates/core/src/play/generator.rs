@@ -4,11 +4,11 @@
 
 use std::cell::OnceCell;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use crate::board::{self, HOME};
 use crate::dice::Throw;
-use crate::position::Position;
+use crate::position::{Position, PositionKey};
 use crate::rules::{Finished, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
@@ -85,8 +85,8 @@ pub struct Generator {
     words: Vec<u64>,
     /// Whether the search skips those steps (not in the reference search).
     prune: bool,
-    /// The plays found, by the key of the position they lead to.
-    index: FxHashMap<(u128, u128, u64), usize>,
+    /// The keys of the positions the plays found lead to.
+    found: FxHashSet<PositionKey>,
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
@@ -129,7 +129,7 @@ impl Generator {
     ) -> Result<usize, PlayError> {
         let node = Node::start(pos, throw)?;
         self.seen.clear();
-        self.index.clear();
+        self.found.clear();
         self.path.clear();
         self.children.clear();
         self.earlier.clear();
@@ -151,8 +151,7 @@ impl Generator {
         if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
             // The partner may decline a finished player's throw.
             let declined = finish(&node);
-            if let std::collections::hash_map::Entry::Vacant(e) = self.index.entry(declined.key()) {
-                e.insert(self.plays.len());
+            if self.found.insert(declined.key()) {
                 self.plays.push((self.steps.len(), 0, declined));
             }
         }
@@ -253,16 +252,15 @@ impl Generator {
             Some(b) if usage == b => {}
             _ => {
                 self.best = Some(usage);
-                self.index.clear();
+                self.found.clear();
                 self.steps.clear();
                 self.plays.clear();
             }
         }
         let pos = finish(node);
-        match self.index.entry(pos.key()) {
-            std::collections::hash_map::Entry::Occupied(_) => return,
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(self.plays.len()),
-        };
+        if !self.found.insert(pos.key()) {
+            return;
+        }
         let start = self.steps.len();
         self.steps.extend_from_slice(&self.path);
         self.plays.push((start, self.path.len(), pos));

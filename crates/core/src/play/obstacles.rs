@@ -13,7 +13,6 @@ use super::MOVED;
 /// What stands in the way of a colour: for each unit size 1–4, a mask over the
 /// colour's progress values that such a unit may neither pass nor land on because
 /// of a block or a bigger blockade, and the blockade sizes.
-#[derive(Clone, Copy)]
 pub(crate) struct Obstacles {
     /// Index = unit size; bit = progress.
     pub(super) mask: [u128; 5],
@@ -129,7 +128,7 @@ impl ObstacleCache {
     }
 
     /// The obstacles in the way of the node's actor, with the table's generation
-    /// (see [`ObstacleCache::generation`]).
+    /// (the `generation` field says what it guarantees).
     pub(crate) fn table(&mut self, node: &Node) -> (u32, &Obstacles) {
         let (pieces, blocks, _) = node.pos.key();
         let own = 0xffff_ffffu128 << (32 * node.actor.index());

@@ -5,7 +5,7 @@
 //! `tests/fast_paths.rs` checks it against the reference search.
 
 use crate::board::{self, HOME, START};
-use crate::position::{sort4, Position};
+use crate::position::Position;
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Illegal;
 use crate::Colour;
@@ -58,6 +58,9 @@ struct Cell {
     square: u8,
     /// The unit whose start is `to` (`u8::MAX` if none).
     onto: u8,
+    /// Legal now, captures nothing and lands on no unit's start: it goes in any
+    /// order with any other such part.
+    simple: bool,
 }
 
 /// The per-unit part table of the split-total path.
@@ -170,24 +173,27 @@ impl Generator {
                     q.is_some_and(|q| q != HOME && enemy_on(pos, a, board::sq(a.index(), q)))
                 };
                 let to = to_now.unwrap_or(0);
+                let onto = units
+                    .iter()
+                    .position(|v| to_now.is_some() && v.from == to)
+                    .map_or(u8::MAX, |j| j as u8);
+                let captures = enemy_there(to_now) || enemy_there(to_later);
                 table.cells[i][d as usize] = Cell {
                     square: if to_now.is_none() || to == HOME {
                         u8::MAX
                     } else {
                         board::sq(a.index(), to)
                     },
-                    onto: units
-                        .iter()
-                        .position(|v| to_now.is_some() && v.from == to)
-                        .map_or(u8::MAX, |j| j as u8),
+                    onto,
                     // Landing may also become legal when a bigger own unit captures first.
                     maybe: now.is_ok()
                         || later.is_ok()
                         || matches!(now, Err(Illegal::BiggerEnemy { .. })),
                     to: to_now.unwrap_or(0),
-                    captures: enemy_there(to_now) || enemy_there(to_later),
+                    captures,
                     sensitive: to_now != to_later || now.is_ok() != later.is_ok(),
                     legal_now: now.is_ok(),
+                    simple: now.is_ok() && !captures && onto == u8::MAX,
                     needs_help: matches!(now, Err(Illegal::BiggerEnemy { .. })),
                 };
             }
@@ -257,6 +263,12 @@ impl Generator {
             }
         }
         let moving = &moving[..k];
+        // Parts that are legal now, capture nothing and land on no unit's start
+        // play in any order; the checks below would keep the order given.
+        if moving.iter().all(|&i| table.cell(i, parts[i]).simple) {
+            self.apply_independent(node, units, table, parts, moving, table.others);
+            return;
+        }
         // A capture sets the flag for having captured, which may change where (or
         // whether) another unit goes: then the order matters, so try every order.
         if flag_may_change {
@@ -355,6 +367,8 @@ impl Generator {
         let start = self.path.len();
         let mut landed = [u8::MAX; 4];
         let mut sum = 0;
+        // (A stack a piece joined does not move again this turn, but the play ends
+        // here: `finish` clears the turn's marks and sorts the pieces.)
         for (k, &i) in moving.iter().enumerate() {
             let u = units[i];
             let by = parts[i];
@@ -370,20 +384,12 @@ impl Generator {
             sum += by;
             self.path.push(u.part_step(a, to, by));
         }
-        // A stack a piece joined does not move again this turn.
-        for piece in n.pos.pieces[ai].iter_mut() {
-            let p = *piece & !MOVED;
-            if p != HOME && landed.contains(&p) {
-                *piece = p | MOVED;
-            }
-        }
         for (k, &i) in moving.iter().enumerate() {
             // Only a part that lands where enemies stand can capture.
             if table.cell(i, parts[i]).captures {
                 capture_among(&mut n, a, landed[k], others);
             }
         }
-        sort4(&mut n.pos.pieces[ai]);
         n.pips -= sum;
         n.used_pips += sum;
         self.leaf(&n);

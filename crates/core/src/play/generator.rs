@@ -4,17 +4,16 @@
 
 use std::cell::OnceCell;
 
-use rustc_hash::FxHashSet;
-
 use crate::board::{self, HOME};
 use crate::dice::Throw;
-use crate::position::{Position, PositionKey};
+use crate::position::Position;
 use crate::rules::{Finished, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
 
 use super::apply::{apply_among, finish, mark_dead};
-use super::node::{broken, overdue, Node, NodeKey, Part, Usage};
+use super::keys::KeySet;
+use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
 use super::split_total::total_fast;
 use super::steps::{for_each_step_remembered, for_each_step_with, StepMemo};
@@ -71,7 +70,7 @@ fn commute(a: u64, b: u64) -> bool {
 #[derive(Default)]
 pub struct Generator {
     /// The nodes searched this turn, by key.
-    seen: FxHashSet<NodeKey>,
+    seen: KeySet,
     /// The obstacles last computed.
     obstacles: ObstacleCache,
     /// The checks of steps made in this listing, by obstacle table.
@@ -86,7 +85,7 @@ pub struct Generator {
     /// Whether the search skips those steps (not in the reference search).
     prune: bool,
     /// The keys of the positions the plays found lead to.
-    found: FxHashSet<PositionKey>,
+    found: KeySet,
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,

@@ -16,6 +16,7 @@
 //!   may move, the distances on offer, which steps exist.
 //! - `apply`: applying a step and ending a turn.
 //! - `generator`: [`Generator`], the reference search over steps.
+//! - `keys`: the sets of keys a listing remembers, emptied in constant time.
 //! - `split_total`: the fast path for split totals with automatic super-pieces.
 //! - `turn`: [`Turn`], a turn step by step, and [`apply_play`].
 //! - `explain`: [`Turn::why_not_move`], why a clicked piece cannot go to a square.
@@ -36,6 +37,7 @@ use crate::step::Step;
 mod apply;
 mod explain;
 mod generator;
+mod keys;
 mod node;
 mod obstacles;
 mod split_total;

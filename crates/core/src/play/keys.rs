@@ -1,0 +1,130 @@
+//! [`KeySet`]: the set of three-word keys a listing remembers (the nodes it has
+//! searched, the positions its plays lead to). A listing inserts a few hundred
+//! keys and then forgets them all, so the set is an open-addressing table that
+//! forgets by starting a new generation instead of clearing its slots.
+
+/// A three-word key: [`crate::position::PositionKey`] or [`super::node::NodeKey`].
+pub(crate) type Key = (u128, u128, u64);
+
+/// A set of [`Key`]s, emptied in constant time. See the module documentation.
+#[derive(Default)]
+pub(crate) struct KeySet {
+    /// Per slot: the generation that wrote it and its key; a slot of an older
+    /// generation is empty.
+    slots: Vec<(u32, Key)>,
+    /// The current generation (never 0 once the table is made).
+    generation: u32,
+    /// Keys in the current generation.
+    len: usize,
+}
+
+/// Slots of a new table (a power of two).
+const FIRST: usize = 256;
+
+#[inline]
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+#[inline]
+fn hash(k: &Key) -> u64 {
+    let mut h = mix(0, k.0 as u64);
+    h = mix(h, (k.0 >> 64) as u64);
+    h = mix(h, k.1 as u64);
+    h = mix(h, (k.1 >> 64) as u64);
+    h = mix(h, k.2);
+    // The top bits are the best mixed.
+    h.rotate_left(26)
+}
+
+impl KeySet {
+    /// Forgets every key.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2^32 clearings an old slot could pass for a new one.
+            self.slots.iter_mut().for_each(|s| s.0 = 0);
+            self.generation = 1;
+        }
+    }
+
+    /// Adds `key`; whether it was not there yet.
+    #[inline]
+    pub(crate) fn insert(&mut self, key: Key) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = hash(&key) as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.0 != self.generation {
+                *slot = (self.generation, key);
+                self.len += 1;
+                return true;
+            }
+            if slot.1 == key {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the table (or makes it), keeping the current generation's keys.
+    #[cold]
+    fn grow(&mut self) {
+        let old = core::mem::take(&mut self.slots);
+        let generation = if self.generation == 0 {
+            1
+        } else {
+            self.generation
+        };
+        self.slots = vec![(0, (0, 0, 0)); (old.len() * 2).max(FIRST)];
+        self.generation = generation;
+        self.len = 0;
+        for (g, key) in old {
+            if g == generation {
+                self.insert(key);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_keys_until_cleared_and_grows() {
+        let mut set = KeySet::default();
+        for round in 0..3u64 {
+            for i in 0..2000u64 {
+                let key = ((i as u128) << 70, i as u128 * 3, round);
+                assert!(set.insert(key), "{i} is new in round {round}");
+                assert!(!set.insert(key), "{i} is already there");
+            }
+            set.clear();
+        }
+        assert!(set.insert((0, 0, 0)));
+        assert!(!set.insert((0, 0, 0)));
+    }
+
+    #[test]
+    fn a_wrapped_generation_forgets_old_slots() {
+        let mut set = KeySet::default();
+        assert!(set.insert((1, 2, 3)));
+        set.generation = u32::MAX;
+        set.slots.iter_mut().for_each(|s| {
+            if s.1 == (1, 2, 3) {
+                s.0 = u32::MAX;
+            }
+        });
+        set.clear();
+        assert!(
+            set.insert((1, 2, 3)),
+            "slots of an old generation are empty"
+        );
+    }
+}

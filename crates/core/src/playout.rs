@@ -130,9 +130,19 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
     ); 12];
     let mut nu = 0;
     let mut pairs = 0u32;
+    // The distances on offer depend only on whether the unit is a group pair.
+    let offered = |group_pair| {
+        let u = Unit {
+            from: 0,
+            size: 1,
+            group_pair,
+        };
+        distance_count(node, &u)
+    };
+    let (single, pair) = (offered(false), offered(true));
     for_each_unit(node, |u| {
         if nu < units.len() {
-            let k = distance_count(node, &u);
+            let k = if u.group_pair { pair } else { single };
             if k > 0 {
                 units[nu] = (u, k);
                 nu += 1;

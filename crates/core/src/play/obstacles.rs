@@ -63,34 +63,27 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
             o.any = m != 0;
         }
         Blockade::PastHalf => {
-            // Enemy pieces by square: (square, count, all qualify).
-            let mut sqs: [(u8, u8, bool); 8] = [(u8::MAX, 0, true); 8];
-            let mut n = 0;
+            // Squares holding one enemy piece, and two or more: only those can be
+            // blockades.
+            let (mut one, mut more) = (0u128, 0u128);
             for e in pos.present.iter() {
                 if !pos.enemies(a, e) {
                     continue;
                 }
                 for &raw in &pos.pieces[e.index()] {
                     let p = raw & !MOVED;
-                    if p == START || p == HOME {
-                        continue;
-                    }
-                    let s = board::sq(e.index(), p);
-                    let ok = p >= HALF && p != LOOP_END;
-                    match sqs[..n].iter_mut().find(|x| x.0 == s) {
-                        Some(x) => {
-                            x.1 += 1;
-                            x.2 &= ok;
-                        }
-                        None => {
-                            sqs[n] = (s, 1, ok);
-                            n += 1;
-                        }
+                    if p != START && p != HOME {
+                        let bit = 1u128 << board::sq(e.index(), p);
+                        more |= one & bit;
+                        one |= bit;
                     }
                 }
             }
-            for &(s, count, ok) in &sqs[..n] {
-                if ok && count >= 2 {
+            while more != 0 {
+                let s = more.trailing_zeros() as u8;
+                more &= more - 1;
+                let count = blockade_size(pos, a, s);
+                if count >= 2 {
                     let mut bits = 0u128;
                     for t in board::progress_on_raw(a.index(), s) {
                         if t != 0 {

@@ -198,52 +198,97 @@ impl Generator {
                 };
             }
         }
-        let mut parts = [0u8; 4];
         for want in (0..=total).rev() {
             let before = self.plays.len();
-            self.assign(node, units, &table, &mut parts, 0, want, flag_may_change);
+            self.assign(node, units, &table, want, flag_may_change);
             if self.plays.len() > before || self.best.is_some() {
                 return;
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Tries every sharing of `want` points among the units (each takes a part
+    /// its table allows, or none), in falling order of the first unit's part, then
+    /// the second's, and so on; interchangeable Charkoni pieces take parts in
+    /// falling order.
     fn assign(
         &mut self,
         node: &Node,
         units: &[Unit],
         table: &TableView,
-        parts: &mut [u8; 4],
-        i: usize,
-        left: u8,
+        want: u8,
         flag_may_change: bool,
     ) {
-        if i == units.len() {
-            if left == 0 {
-                self.try_assignment(node, units, table, parts, flag_may_change);
+        let m = units.len();
+        let mut parts = [0u8; 4];
+        if m == 0 {
+            if want == 0 {
+                self.try_assignment(node, units, table, &parts, flag_may_change);
             }
             return;
         }
-        let last = i + 1 == units.len();
-        // Interchangeable Charkoni pieces take parts in falling order.
-        let cap = if i > 0 && units[i].from == START && units[i - 1].from == START {
-            parts[i - 1].min(left)
-        } else {
-            left
-        };
-        let lo = if last { left } else { 0 };
-        if lo > cap {
-            return;
+        // Per unit, the parts it may take, falling, ending with none (0).
+        let mut allowed = [[0u8; 20]; 4];
+        let mut count = [0usize; 4];
+        for (i, list) in allowed.iter_mut().enumerate().take(m) {
+            for d in (1..=want.min(18)).rev() {
+                if table.ok(i, d) {
+                    list[count[i]] = d;
+                    count[i] += 1;
+                }
+            }
+            count[i] += 1;
         }
-        for d in (lo..=cap).rev() {
-            if d > 0 && !table.ok(i, d) {
+        // The largest part unit `i` may take with `left` points left.
+        let cap = |i: usize, left: u8, parts: &[u8; 4]| {
+            if i > 0 && units[i].from == START && units[i - 1].from == START {
+                parts[i - 1].min(left)
+            } else {
+                left
+            }
+        };
+        // A depth-first walk over the units without recursion: `next[i]` is the
+        // index in `allowed[i]` to try next, `left[i]` the points left for units
+        // `i..`.
+        let mut next = [0usize; 4];
+        let mut left = [0u8; 4];
+        left[0] = want;
+        let mut i = 0;
+        loop {
+            if i + 1 == m {
+                // The last unit takes what is left, if it may.
+                let l = left[i];
+                if l <= cap(i, l, &parts) && (l == 0 || table.ok(i, l)) {
+                    parts[i] = l;
+                    self.try_assignment(node, units, table, &parts, flag_may_change);
+                }
+                parts[i] = 0;
+                if i == 0 {
+                    return;
+                }
+                i -= 1;
+                next[i] += 1;
                 continue;
             }
+            let c = cap(i, left[i], &parts);
+            while next[i] < count[i] && allowed[i][next[i]] > c {
+                next[i] += 1;
+            }
+            if next[i] == count[i] {
+                parts[i] = 0;
+                if i == 0 {
+                    return;
+                }
+                i -= 1;
+                next[i] += 1;
+                continue;
+            }
+            let d = allowed[i][next[i]];
             parts[i] = d;
-            self.assign(node, units, table, parts, i + 1, left - d, flag_may_change);
+            left[i + 1] = left[i] - d;
+            i += 1;
+            next[i] = 0;
         }
-        parts[i] = 0;
     }
 
     fn try_assignment(

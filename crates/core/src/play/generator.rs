@@ -206,9 +206,7 @@ impl Generator {
             if !child.left() {
                 // A play that used everything: `leaf` recognises it if another
                 // order reached it first, so it need not be remembered here.
-                self.path.push(s);
-                self.leaf(&child);
-                self.path.pop();
+                self.leaf_after(&child, &[s]);
             } else if self.seen.insert(child.key()) {
                 let start = self.earlier.len();
                 if self.prune {
@@ -240,6 +238,12 @@ impl Generator {
 
     /// Records the play ending at `node` if it uses the throw as well as the best.
     pub(super) fn leaf(&mut self, node: &Node) {
+        self.leaf_after(node, &[]);
+    }
+
+    /// [`Generator::leaf`] for a play whose last steps, `last`, are not on the
+    /// path (they are copied only if the play is new).
+    pub(super) fn leaf_after(&mut self, node: &Node, last: &[Step]) {
         let mover = self.mover.unwrap_or(node.actor);
         let usage = (
             node.used_dice,
@@ -262,7 +266,8 @@ impl Generator {
         }
         let start = self.steps.len();
         self.steps.extend_from_slice(&self.path);
-        self.plays.push((start, self.path.len(), pos));
+        self.steps.extend_from_slice(last);
+        self.plays.push((start, self.path.len() + last.len(), pos));
     }
 
     /// Number of plays found by the last [`Generator::generate`].

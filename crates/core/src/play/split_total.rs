@@ -409,7 +409,8 @@ impl Generator {
         let mut n = *node;
         let a = n.actor;
         let ai = a.index();
-        let start = self.path.len();
+        // The steps, kept here until `leaf_after` finds the play new.
+        let mut steps = [Unit::default().part_step(a, 0, 0); 4];
         let mut landed = [u8::MAX; 4];
         let mut sum = 0;
         // (A stack a piece joined does not move again this turn, but the play ends
@@ -427,7 +428,7 @@ impl Generator {
             }
             landed[k] = to;
             sum += by;
-            self.path.push(u.part_step(a, to, by));
+            steps[k] = u.part_step(a, to, by);
         }
         for (k, &i) in moving.iter().enumerate() {
             // Only a part that lands where enemies stand can capture.
@@ -437,8 +438,7 @@ impl Generator {
         }
         n.pips -= sum;
         n.used_pips += sum;
-        self.leaf(&n);
-        self.path.truncate(start);
+        self.leaf_after(&n, &steps[..moving.len()]);
     }
 
     fn try_order(&mut self, node: &Node, units: &[Unit], parts: &[u8; 4], order: &[usize]) {

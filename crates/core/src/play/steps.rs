@@ -144,7 +144,7 @@ pub(super) fn landing(
 
 /// A movable unit: where it stands, how many pieces move, and whether it is a
 /// whole group that may use an equal pair.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Unit {
     pub(crate) from: u8,
     pub(crate) size: u8,

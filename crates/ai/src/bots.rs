@@ -9,6 +9,7 @@ use chaupar_core::{Generator, Play, Position, Throw};
 
 use crate::eval::{Side, Weights};
 use crate::evaluator::{first_best, Evaluator};
+use crate::model::Model;
 use crate::search::{SearchConfig, Searcher};
 use crate::{Limits, Rng};
 
@@ -25,15 +26,6 @@ pub trait Bot: Send {
     /// after each play answer it without building a `Vec<Play>`.
     fn choose_listed(&mut self, pos: &Position, throw: Throw, listed: &Generator) -> usize {
         self.choose(pos, throw, &listed.plays())
-    }
-}
-
-/// The weights a bot evaluates with: its own, or the embedded ones of the
-/// position's preset.
-fn weights_for<'a>(own: &'a Option<Arc<Weights>>, pos: &Position) -> &'a Weights {
-    match own {
-        Some(w) => w,
-        None => Weights::embedded(pos.rules().preset),
     }
 }
 
@@ -69,7 +61,7 @@ pub struct GreedyBot {
     rng: Rng,
     noise: f64,
     name: String,
-    weights: Option<Arc<Weights>>,
+    model: Model,
 }
 
 impl GreedyBot {
@@ -84,13 +76,18 @@ impl GreedyBot {
             rng: Rng::new(seed),
             noise,
             name: name.into(),
-            weights: None,
+            model: Model::default(),
         }
     }
 
     /// Evaluates with these weights instead of the embedded ones.
-    pub fn with_weights(mut self, weights: Arc<Weights>) -> GreedyBot {
-        self.weights = Some(weights);
+    pub fn with_weights(self, weights: Arc<Weights>) -> GreedyBot {
+        self.with_model(Model::Linear(Some(weights)))
+    }
+
+    /// Evaluates with this model instead of the embedded linear one.
+    pub fn with_model(mut self, model: Model) -> GreedyBot {
+        self.model = model;
         self
     }
 }
@@ -113,7 +110,7 @@ impl GreedyBot {
     fn best_of<'a>(&mut self, pos: &Position, after: impl Iterator<Item = &'a Position>) -> usize {
         let Some(m) = pos.to_move() else { return 0 };
         let side = Side::of(pos, m);
-        let weights = weights_for(&self.weights, pos);
+        let weights = self.model.resolve(pos.rules().preset);
         let (noise, rng) = (self.noise, &mut self.rng);
         // One noise draw per play, in order, after its evaluation.
         let values = after.map(|p| {
@@ -134,7 +131,7 @@ pub struct ExpertBot {
     rng: Rng,
     noise: f64,
     name: String,
-    weights: Option<Arc<Weights>>,
+    model: Model,
 }
 
 impl ExpertBot {
@@ -150,13 +147,18 @@ impl ExpertBot {
             rng: Rng::new(seed),
             noise,
             name: name.into(),
-            weights: None,
+            model: Model::default(),
         }
     }
 
     /// Searches with these weights instead of the embedded ones.
-    pub fn with_weights(mut self, weights: Arc<Weights>) -> ExpertBot {
-        self.weights = Some(weights);
+    pub fn with_weights(self, weights: Arc<Weights>) -> ExpertBot {
+        self.with_model(Model::Linear(Some(weights)))
+    }
+
+    /// Searches with this model instead of the embedded linear one.
+    pub fn with_model(mut self, model: Model) -> ExpertBot {
+        self.model = model;
         self
     }
 
@@ -180,14 +182,14 @@ impl Bot for ExpertBot {
         if plays.len() <= 1 {
             return 0;
         }
-        let weights = weights_for(&self.weights, pos);
+        let weights = self.model.resolve(pos.rules().preset);
         if self.noise > 0.0 {
             let sd = self.noise;
             let rng = &mut self.rng;
             let mut f = move || rng.normal(sd);
-            self.searcher.choose(pos, plays, weights, Some(&mut f))
+            self.searcher.choose(pos, plays, &weights, Some(&mut f))
         } else {
-            self.searcher.choose(pos, plays, weights, None)
+            self.searcher.choose(pos, plays, &weights, None)
         }
     }
 }

@@ -431,9 +431,26 @@ fn colour_features(pos: &Position, stacks: &[StackList; 4], c: Colour) -> Colour
 
 /// The feature vector of `side` in `pos`: my side minus the opponents' average.
 pub fn features(pos: &Position, side: Side) -> [f64; NF] {
-    let mut mine = [0.0; NF];
-    let mut theirs = [0.0; NF];
-    let mut n_theirs = 0.0;
+    let (all, n) = side_array(pos);
+    let vectors = side_vectors(pos, &all[..n]);
+    let k = all[..n].iter().position(|s| *s == side);
+    side_features(&vectors[..n], k)
+}
+
+/// The feature vectors of every side of `pos` (in the order of [`sides`]) and
+/// how many sides there are; each is [`features`] of that side.
+pub fn features_of_sides(pos: &Position) -> ([Side; 4], [[f64; NF]; 4], usize) {
+    let (all, n) = side_array(pos);
+    let vectors = side_vectors(pos, &all[..n]);
+    let mut out = [[0.0; NF]; 4];
+    for (k, o) in out.iter_mut().enumerate().take(n) {
+        *o = side_features(&vectors[..n], Some(k));
+    }
+    (all, out, n)
+}
+
+/// Each side's own sums of the colour features (before comparing sides).
+fn side_vectors(pos: &Position, sides: &[Side]) -> [[f64; NF]; 4] {
     let stacks: [StackList; 4] = std::array::from_fn(|i| {
         let c = Colour::ALL[i];
         if pos.colours().has(c) {
@@ -450,9 +467,9 @@ pub fn features(pos: &Position, side: Side) -> [f64; NF] {
             ColourFeatures::default()
         }
     });
-    let (all, n_sides) = side_array(pos);
-    for &s in &all[..n_sides] {
-        let mut v = [0.0; NF];
+    let mut vectors = [[0.0; NF]; 4];
+    for (k, &s) in sides.iter().enumerate() {
+        let v = &mut vectors[k];
         if let Some(m) = pos.to_move() {
             if s.has(m) {
                 v[0] = 1.0;
@@ -474,8 +491,19 @@ pub fn features(pos: &Position, side: Side) -> [f64; NF] {
             v[11] += f.loop_left;
         }
         v[2] = slowest;
-        if s == side {
-            mine = v;
+    }
+    vectors
+}
+
+/// The features of side `k` (none: a side not playing) from every side's sums:
+/// its own minus the others' average, and the tempo times the total risk.
+fn side_features(vectors: &[[f64; NF]], k: Option<usize>) -> [f64; NF] {
+    let mut mine = [0.0; NF];
+    let mut theirs = [0.0; NF];
+    let mut n_theirs = 0.0;
+    for (j, v) in vectors.iter().enumerate() {
+        if Some(j) == k {
+            mine = *v;
         } else {
             for i in 0..NF {
                 theirs[i] += v[i];

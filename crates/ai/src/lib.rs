@@ -11,6 +11,8 @@
 //! | --- | --- |
 //! | [`eval`] | features and the learned logistic model ([`eval::Weights`]) |
 //! | [`evaluator`] | the [`Evaluator`] trait and the one argmax ([`first_best`]) |
+//! | [`net`] | the neural evaluation ([`net::Net`]): the linear model plus a hidden layer |
+//! | `model` | [`Model`]: the evaluation a bot plays with (linear or network) |
 //! | [`search`] | the expert's expectiminimax search and rollouts |
 //! | [`uct`] | plain Monte-Carlo tree search |
 //! | `bots` | the [`Bot`] trait, [`RandomBot`], [`GreedyBot`], [`ExpertBot`] |
@@ -18,6 +20,7 @@
 //! | `hints` | [`hint`], [`hint_turn`], [`rank_plays`], [`estimate`] |
 //! | `rng` | [`Rng`], [`derive_seed`] |
 //! | [`review`], [`sim`], [`train`] | game review, the simulator, TD(lambda) training |
+//! | [`train_net`] | TD(lambda) self-play training of the network |
 //! | [`review_svg`] | a review drawn as a win-chance graph (SVG) |
 //! | [`puzzles`] | positions from expert self-play where one play is clearly best |
 #![forbid(unsafe_code)]
@@ -27,6 +30,8 @@ mod bots;
 pub mod eval;
 pub mod evaluator;
 mod hints;
+mod model;
+pub mod net;
 pub mod puzzles;
 pub mod review;
 pub mod review_svg;
@@ -35,10 +40,12 @@ pub mod search;
 pub mod sim;
 mod spec;
 pub mod train;
+pub mod train_net;
 pub mod uct;
 
 pub use bots::{Bot, ExpertBot, GreedyBot, RandomBot};
 pub use evaluator::{first_best, Evaluator};
 pub use hints::{estimate, hint, hint_turn, hint_with, rank_plays, RankedPlay};
+pub use model::Model;
 pub use rng::{derive_seed, Rng};
 pub use spec::{BotSpec, BotSpecError, Limits, WeightsFile, LEVEL4_NODES};

@@ -12,10 +12,9 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
-use crate::eval::Weights;
+use crate::model::Model;
 use crate::search::{self, SearchConfig};
 use crate::uct::UctBot;
 use crate::{Bot, ExpertBot, GreedyBot, RandomBot};
@@ -71,7 +70,7 @@ pub const LEVEL4_NODES: usize = 10 * search::NODES_PER_MS;
 
 /// A bot, by what its name asks for: `random`, `greedy`, `uct`, `expert`,
 /// `level1`..`level5`, and for experiments `expert1`, `expert2`, `expertrK_R`,
-/// `greedy@FILE` and `expert@FILE`. Names are read without regard to case or
+/// `greedy-net`, `expert-net`, `greedy@FILE` and `expert@FILE`. Names are read without regard to case or
 /// surrounding spaces (except the weights-file forms, read as written), and
 /// [`fmt::Display`] writes the canonical name.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,19 +100,23 @@ pub enum BotSpec {
         /// Rounds of turns per rollout (R).
         rounds: usize,
     },
-    /// `greedy@FILE`: the greedy player with the weights read from FILE.
+    /// `greedy-net`: the greedy player with the preset's trained network.
+    GreedyNet,
+    /// `expert-net`: the expert searching with the preset's trained network.
+    ExpertNet,
+    /// `greedy@FILE`: the greedy player with the weights (or network) read from FILE.
     GreedyWith(WeightsFile),
-    /// `expert@FILE`: the expert with the weights read from FILE.
+    /// `expert@FILE`: the expert with the weights (or network) read from FILE.
     ExpertWith(WeightsFile),
 }
 
-/// Weights read from a file (for `greedy@FILE` and `expert@FILE`).
+/// Weights or a network read from a file (for `greedy@FILE` and `expert@FILE`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightsFile {
     /// The file's name, as given.
     pub file: String,
-    /// The weights it holds.
-    pub weights: Arc<Weights>,
+    /// The model it holds.
+    pub model: Model,
 }
 
 /// Why a bot name was not understood.
@@ -219,11 +222,17 @@ impl BotSpec {
                 };
                 Box::new(expert(config, limits))
             }
+            BotSpec::GreedyNet => {
+                Box::new(GreedyBot::with_noise(seed, 0.0, &name).with_model(Model::Net(None)))
+            }
+            BotSpec::ExpertNet => {
+                Box::new(expert(SearchConfig::default(), limits).with_model(Model::Net(None)))
+            }
             BotSpec::GreedyWith(w) => {
-                Box::new(GreedyBot::with_noise(seed, 0.0, &name).with_weights(w.weights.clone()))
+                Box::new(GreedyBot::with_noise(seed, 0.0, &name).with_model(w.model.clone()))
             }
             BotSpec::ExpertWith(w) => {
-                Box::new(expert(SearchConfig::default(), limits).with_weights(w.weights.clone()))
+                Box::new(expert(SearchConfig::default(), limits).with_model(w.model.clone()))
             }
         }
     }
@@ -242,6 +251,8 @@ impl fmt::Display for BotSpec {
             BotSpec::ExpertRollouts { candidates, rounds } => {
                 write!(f, "expertr{candidates}_{rounds}")
             }
+            BotSpec::GreedyNet => f.write_str("greedy-net"),
+            BotSpec::ExpertNet => f.write_str("expert-net"),
             BotSpec::GreedyWith(w) => write!(f, "greedy@{}", w.file),
             BotSpec::ExpertWith(w) => write!(f, "expert@{}", w.file),
         }
@@ -257,10 +268,10 @@ impl FromStr for BotSpec {
         if let Some((base, file)) = name.split_once('@') {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| BotSpecError::CannotRead(file.into(), e.to_string()))?;
-            let weights = Arc::new(Weights::from_json(&text).map_err(BotSpecError::BadWeights)?);
+            let model = Model::from_json(&text).map_err(BotSpecError::BadWeights)?;
             let w = WeightsFile {
                 file: file.into(),
-                weights,
+                model,
             };
             return match base {
                 "greedy" => Ok(BotSpec::GreedyWith(w)),
@@ -274,6 +285,8 @@ impl FromStr for BotSpec {
             "greedy" => BotSpec::Greedy,
             "uct" => BotSpec::Uct,
             "expert" => BotSpec::Expert,
+            "greedy-net" => BotSpec::GreedyNet,
+            "expert-net" => BotSpec::ExpertNet,
             "expert1" => BotSpec::ExpertOneThrow,
             "expert2" => BotSpec::ExpertTwoThrows,
             n if n.starts_with("expertr") => {
@@ -312,6 +325,8 @@ mod tests {
             "expert2",
             "expertr4_2",
             "expertr2_4",
+            "greedy-net",
+            "expert-net",
         ] {
             let spec: BotSpec = name.parse().unwrap();
             assert_eq!(spec.to_string(), name);
@@ -345,6 +360,47 @@ mod tests {
             e.to_string(),
             "\"expertr4_x\": expected expertrK_R with K candidates and R rounds, like expertr4_2"
         );
+    }
+
+    #[test]
+    fn a_network_file_is_read_as_a_network_and_weights_as_weights() {
+        use crate::eval::Weights;
+        use crate::net::Net;
+        use chaupar_core::rules::Preset;
+        let dir = std::env::temp_dir().join(format!("chaupar-spec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let w = Weights::embedded(Preset::Chaupar);
+        let net = Net::new(Preset::Chaupar, w, 4, 1);
+        let net_file = dir.join("net.json");
+        std::fs::write(&net_file, net.to_json()).unwrap();
+        let weights_file = dir.join("w.json");
+        std::fs::write(&weights_file, w.to_json()).unwrap();
+        let spec: BotSpec = format!("expert@{}", net_file.display()).parse().unwrap();
+        assert!(matches!(
+            spec,
+            BotSpec::ExpertWith(WeightsFile {
+                model: Model::Net(Some(_)),
+                ..
+            })
+        ));
+        let spec: BotSpec = format!("greedy@{}", weights_file.display())
+            .parse()
+            .unwrap();
+        assert!(matches!(
+            spec,
+            BotSpec::GreedyWith(WeightsFile {
+                model: Model::Linear(Some(_)),
+                ..
+            })
+        ));
+        let mut broken = net.clone();
+        broken.b1.pop();
+        std::fs::write(&net_file, broken.to_json()).unwrap();
+        let e = format!("greedy@{}", net_file.display())
+            .parse::<BotSpec>()
+            .unwrap_err();
+        assert!(e.to_string().contains("network sizes do not fit"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -4,9 +4,12 @@ use std::time::Duration;
 
 use clap::Args;
 
+use chaupar_ai::eval::Weights;
+use chaupar_ai::net::Net;
 use chaupar_ai::search::SearchConfig;
 use chaupar_ai::sim::{simulate, SimConfig};
 use chaupar_ai::train::{train, TrainConfig};
+use chaupar_ai::train_net::{train_net, NetTrainConfig};
 use chaupar_core::{json, notation, record, Position, Rules};
 
 /// Arguments of `chaupar hint`.
@@ -105,6 +108,16 @@ pub struct TrainArgs {
     /// Threads (default: all cores); the result does not depend on it.
     #[arg(long, default_value_t = 0)]
     jobs: usize,
+    /// What to train: `linear` (the logistic model's weights) or `net` (the
+    /// network: the preset's linear weights plus a hidden layer).
+    #[arg(long, default_value = "linear")]
+    model: String,
+    /// Hidden units of a new network (1 to 256).
+    #[arg(long, default_value_t = chaupar_ai::net::HIDDEN)]
+    hidden: usize,
+    /// Go on training this network file instead of a new network.
+    #[arg(long)]
+    from: Option<String>,
 }
 
 use crate::{emit, read_source};
@@ -223,6 +236,87 @@ pub fn sim(a: SimArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// `chaupar train --model net`: trains the network by self-play and writes it.
+fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
+    if !(1..=chaupar_ai::net::MAX_HIDDEN).contains(&a.hidden) {
+        return Err(format!(
+            "--hidden must be 1 to {}",
+            chaupar_ai::net::MAX_HIDDEN
+        ));
+    }
+    let start = match &a.from {
+        Some(file) => {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            Net::from_json(&text).map_err(|e| format!("{file}: {e}"))?
+        }
+        None => Net::new(
+            rules.preset,
+            Weights::embedded(rules.preset),
+            a.hidden,
+            a.seed,
+        ),
+    };
+    let cfg = NetTrainConfig {
+        rules,
+        players: a.players,
+        games: a.games,
+        seed: a.seed,
+        alpha: a.alpha,
+        lambda: a.lambda,
+        batch: 16,
+        max_turns: 1000,
+    };
+    let pool = pool(a.jobs)?;
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(a.games as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let mut net = pool.install(|| train_net(&cfg, start, |done| bar.set_position(done as u64)));
+    bar.finish_and_clear();
+    let before = net.command.clone();
+    net.command = format!(
+        "chaupar train --model net --rules {} --games {} --seed {} --players {} --alpha {} --lambda {}{} --out {}",
+        a.rules,
+        a.games,
+        a.seed,
+        a.players,
+        a.alpha,
+        a.lambda,
+        match &a.from {
+            Some(f) => format!(" --from {f}"),
+            None => format!(" --hidden {}", a.hidden),
+        },
+        a.out
+    );
+    if a.from.is_some() {
+        net.command = format!("{before}; then {}", net.command);
+    }
+    std::fs::write(&a.out, net.to_json() + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", a.out))?;
+    emit(&format!(
+        "{}\n",
+        serde_json::json!({
+            "model": "net",
+            "preset": net.preset,
+            "hidden": net.hidden,
+            "games": net.games,
+            "command": net.command,
+            "out": a.out,
+        })
+    ));
+    Ok(())
+}
+
+/// A thread pool of `jobs` threads (0: one per core).
+fn pool(jobs: usize) -> Result<rayon::ThreadPool, String> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if jobs > 0 {
+        builder = builder.num_threads(jobs);
+    }
+    builder.build().map_err(|e| e.to_string())
+}
+
 /// `chaupar train`: learns evaluation weights by self-play and writes them.
 pub fn train_cmd(a: TrainArgs) -> Result<(), String> {
     let rules = Rules::parse_compact(&a.rules).map_err(|e| e.to_string())?;
@@ -230,6 +324,14 @@ pub fn train_cmd(a: TrainArgs) -> Result<(), String> {
         return Err("--lambda must be in 0..1 and --alpha positive".into());
     }
     Position::new(rules, a.players).map_err(|e| e.to_string())?;
+    match a.model.as_str() {
+        "linear" => {}
+        "net" => return train_net_cmd(a, rules),
+        other => return Err(format!("--model {other:?}: expected linear or net")),
+    }
+    if a.from.is_some() {
+        return Err("--from goes with --model net".into());
+    }
     let cfg = TrainConfig {
         rules,
         players: a.players,
@@ -241,11 +343,7 @@ pub fn train_cmd(a: TrainArgs) -> Result<(), String> {
         batch: 16,
         max_turns: 1000,
     };
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if a.jobs > 0 {
-        builder = builder.num_threads(a.jobs);
-    }
-    let pool = builder.build().map_err(|e| e.to_string())?;
+    let pool = pool(a.jobs)?;
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(a.games as u64),
         indicatif::ProgressDrawTarget::stderr(),

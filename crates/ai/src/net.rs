@@ -1,0 +1,348 @@
+//! A small neural evaluation ([`Net`]): the linear model of [`crate::eval`]
+//! plus a learned correction from one hidden layer, trained by self-play
+//! ([`crate::train_net`]).
+//!
+//! **Inputs** (seen from one side, [`INPUTS`] of them): the four colours in turn
+//! order starting from the side's first colour (in a team game slots 0 and 2 are
+//! the side's, 1 and 3 the opponents'), each as the number of its pieces in the
+//! Charkoni, in seventeen bands of five progress values along the way, and home,
+//! whether it throws next and whether it has captured; then the side's thirteen
+//! features of [`crate::eval::features`].
+//!
+//! **Value**: z(side) = w · features(side) + g(side) − the opponents' average g,
+//! where g(s) = v · relu(W x(s) + b) is the hidden layer's score of side s's view;
+//! the win chance is the logistic of z. The correction is antisymmetric like the
+//! features, so in a two-sided game the two sides' chances add up to one, and a
+//! network whose v is zero is exactly the linear model (training starts there).
+
+use std::sync::OnceLock;
+
+use chaupar_core::board::{HOME, START};
+use chaupar_core::rules::Preset;
+use chaupar_core::{Colour, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::eval::{features_of_sides, Side, Weights, NF};
+use crate::evaluator::Evaluator;
+use crate::Rng;
+
+/// Inputs per colour slot: Charkoni, 17 bands, home, throws next, has captured.
+const SLOT: usize = 21;
+
+/// Inputs of the hidden layer: four colour slots and the side's features.
+pub const INPUTS: usize = 4 * SLOT + NF;
+
+/// Units of the hidden layer of a new network.
+pub const HIDDEN: usize = 64;
+
+/// Most units a hidden layer may have.
+pub const MAX_HIDDEN: usize = 256;
+
+/// Most inputs that are not zero in one view: 6 per slot and the features.
+const MAX_ACTIVE: usize = 4 * 6 + NF;
+
+/// The network's parameters. See the module documentation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Net {
+    /// The preset it was trained for.
+    pub preset: String,
+    /// Units of the hidden layer.
+    pub hidden: usize,
+    /// The linear part: one weight per feature (as [`Weights::weights`]).
+    pub linear: Vec<f32>,
+    /// W, input-major: `w1[i * hidden + h]` joins input i to unit h.
+    pub w1: Vec<f32>,
+    /// b, one per hidden unit.
+    pub b1: Vec<f32>,
+    /// v, one per hidden unit.
+    pub w2: Vec<f32>,
+    /// The command that produced the file.
+    #[serde(default)]
+    pub command: String,
+    /// Games of self-play used.
+    #[serde(default)]
+    pub games: u64,
+}
+
+/// One side's view as the inputs that are not zero: (input, value).
+#[derive(Clone, Copy)]
+pub(crate) struct View {
+    pub(crate) active: [(u16, f32); MAX_ACTIVE],
+    pub(crate) len: usize,
+}
+
+impl View {
+    fn push(&mut self, i: usize, x: f32) {
+        if x != 0.0 && self.len < MAX_ACTIVE {
+            self.active[self.len] = (i as u16, x);
+            self.len += 1;
+        }
+    }
+
+    /// The inputs that are not zero.
+    pub(crate) fn inputs(&self) -> &[(u16, f32)] {
+        &self.active[..self.len]
+    }
+}
+
+/// The colours of `pos` seen from `side`: turn order from the side's first colour.
+fn slots(side: Side) -> [Colour; 4] {
+    let first = match side {
+        Side::Team(t) => t.colours()[0],
+        Side::Colour(c) => c,
+    };
+    let mut out = [first; 4];
+    for i in 1..4 {
+        out[i] = out[i - 1].next();
+    }
+    out
+}
+
+/// Side `side`'s view of `pos`, with its features `f`.
+pub(crate) fn view(pos: &Position, side: Side, f: &[f64; NF]) -> View {
+    let mut v = View {
+        active: [(0, 0.0); MAX_ACTIVE],
+        len: 0,
+    };
+    let present = pos.colours();
+    for (j, c) in slots(side).into_iter().enumerate() {
+        if !present.has(c) {
+            continue;
+        }
+        let base = j * SLOT;
+        let mut counts = [0u8; 19];
+        for &p in pos.pieces(c) {
+            let k = match p {
+                START => 0,
+                HOME => 18,
+                p => 1 + (p as usize - 1) / 5,
+            };
+            counts[k.min(18)] += 1;
+        }
+        for (k, n) in counts.iter().enumerate() {
+            v.push(base + k, *n as f32 * 0.5);
+        }
+        if pos.to_move() == Some(c) {
+            v.push(base + 19, 1.0);
+        }
+        if pos.has_captured(c) {
+            v.push(base + 20, 1.0);
+        }
+    }
+    for (i, x) in f.iter().enumerate() {
+        v.push(4 * SLOT + i, *x as f32);
+    }
+    v
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+impl Net {
+    /// A new network for `preset`: the linear part from `weights`, the hidden
+    /// layer drawn small from `seed`, its output weights zero (so it evaluates
+    /// exactly as the linear model until trained).
+    pub fn new(preset: Preset, weights: &Weights, hidden: usize, seed: u64) -> Net {
+        let hidden = hidden.clamp(1, MAX_HIDDEN);
+        let mut rng = Rng::new(seed);
+        // Small enough that the untrained hidden layer barely moves the value.
+        let scale = 0.1;
+        Net {
+            preset: preset.name().into(),
+            hidden,
+            linear: weights.weights.iter().map(|w| *w as f32).collect(),
+            w1: (0..INPUTS * hidden)
+                .map(|_| rng.normal(scale) as f32)
+                .collect(),
+            b1: vec![0.05; hidden],
+            w2: vec![0.0; hidden],
+            command: "initial".into(),
+            games: 0,
+        }
+    }
+
+    /// Reads a network from JSON, checking its sizes.
+    pub fn from_json(text: &str) -> Result<Net, String> {
+        let n: Net = serde_json::from_str(text).map_err(|e| format!("bad network: {e}"))?;
+        if n.hidden == 0
+            || n.hidden > MAX_HIDDEN
+            || n.linear.len() != NF
+            || n.w1.len() != INPUTS * n.hidden
+            || n.b1.len() != n.hidden
+            || n.w2.len() != n.hidden
+        {
+            return Err(format!(
+                "network sizes do not fit: {} features, {} hidden units, {} input weights \
+                 (this program needs {NF} features, 1 to {MAX_HIDDEN} hidden units and \
+                 {INPUTS} inputs per hidden unit)",
+                n.linear.len(),
+                n.hidden,
+                n.w1.len()
+            ));
+        }
+        Ok(n)
+    }
+
+    /// The JSON text of the network.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The embedded trained network of a preset, if one was trained.
+    pub fn embedded(preset: Preset) -> Option<&'static Net> {
+        static N: OnceLock<[Option<Net>; 3]> = OnceLock::new();
+        let all = N.get_or_init(|| [None, None, None]);
+        all[match preset {
+            Preset::Chaupar => 0,
+            Preset::Chausar => 1,
+            Preset::Classic => 2,
+        }]
+        .as_ref()
+    }
+
+    /// The hidden layer's pre-activations for a view.
+    pub(crate) fn hidden_sums(&self, v: &View, out: &mut [f32]) {
+        out.copy_from_slice(&self.b1);
+        let h = self.hidden;
+        for &(i, x) in v.inputs() {
+            let row = &self.w1[i as usize * h..(i as usize + 1) * h];
+            for (o, w) in out.iter_mut().zip(row) {
+                *o += x * w;
+            }
+        }
+    }
+
+    /// g of a view: v · relu(W x + b).
+    pub(crate) fn score(&self, v: &View, scratch: &mut [f32]) -> f64 {
+        self.hidden_sums(v, scratch);
+        scratch
+            .iter()
+            .zip(&self.w2)
+            .map(|(a, w)| a.max(0.0) * w)
+            .sum::<f32>() as f64
+    }
+
+    /// z of `side` in `pos` (the logit of its win chance).
+    pub fn logit(&self, pos: &Position, side: Side) -> f64 {
+        let (sides, feats, n) = features_of_sides(pos);
+        let Some(k) = sides[..n].iter().position(|s| *s == side) else {
+            return 0.0;
+        };
+        let mut scratch = [0.0f32; MAX_HIDDEN];
+        let scratch = &mut scratch[..self.hidden];
+        let mut z: f64 = feats[k]
+            .iter()
+            .zip(&self.linear)
+            .map(|(x, w)| x * *w as f64)
+            .sum();
+        let mut others = 0.0;
+        for j in 0..n {
+            let g = self.score(&view(pos, sides[j], &feats[j]), scratch);
+            if j == k {
+                z += g;
+            } else {
+                others += g;
+            }
+        }
+        if n > 1 {
+            z -= others / (n - 1) as f64;
+        }
+        z
+    }
+}
+
+impl Evaluator for Net {
+    /// Finished games give exactly 0 or 1 (a dead game 0.5).
+    fn win_chance(&self, pos: &Position, side: Side) -> f64 {
+        if let Some(w) = pos.winner() {
+            return if side.won(w) { 1.0 } else { 0.0 };
+        }
+        if pos.to_move().is_none() {
+            return 0.5;
+        }
+        sigmoid(self.logit(pos, side))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{sides, win_chance_with};
+    use chaupar_core::{legal_plays, Rules};
+    use rand_chacha::rand_core::SeedableRng;
+
+    fn some_positions(preset: Preset, players: u8) -> Vec<Position> {
+        let rules = Rules::preset(preset);
+        let mut pos = Position::new(rules, players).unwrap();
+        let mut out = vec![pos];
+        let mut rng = Rng::new(3);
+        for _ in 0..60 {
+            if pos.to_move().is_none() {
+                break;
+            }
+            let t = chaupar_core::playout::throw(
+                &pos,
+                &mut rand_chacha::ChaCha8Rng::seed_from_u64(rng.next_u64()),
+            );
+            let plays = legal_plays(&pos, t).unwrap();
+            pos = plays[rng.below(plays.len())].position;
+            out.push(pos);
+        }
+        out
+    }
+
+    #[test]
+    fn a_new_network_evaluates_as_the_linear_model() {
+        for preset in [Preset::Chaupar, Preset::Chausar, Preset::Classic] {
+            let w = Weights::embedded(preset);
+            let net = Net::new(preset, w, 16, 1);
+            for pos in some_positions(preset, 4) {
+                for side in sides(&pos) {
+                    let (a, b) = (net.win_chance(&pos, side), win_chance_with(&pos, side, w));
+                    assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_two_sides_chances_add_up_to_one() {
+        let preset = Preset::Chausar;
+        let mut net = Net::new(preset, Weights::embedded(preset), 8, 2);
+        let mut rng = Rng::new(9);
+        net.w2.iter_mut().for_each(|w| *w = rng.normal(1.0) as f32);
+        for players in [4, 2] {
+            for pos in some_positions(preset, players) {
+                let s = sides(&pos);
+                assert_eq!(s.len(), 2);
+                let total = net.win_chance(&pos, s[0]) + net.win_chance(&pos, s[1]);
+                assert!((total - 1.0).abs() < 1e-6, "{total}");
+            }
+        }
+    }
+
+    #[test]
+    fn views_name_each_piece_once_and_read_back_from_json() {
+        let preset = Preset::Chaupar;
+        let pos = some_positions(preset, 4)[30];
+        for side in sides(&pos) {
+            let v = view(&pos, side, &[0.0; NF]);
+            let pieces: f32 = v
+                .inputs()
+                .iter()
+                .filter(|(i, _)| (*i as usize) < 4 * SLOT && (*i as usize) % SLOT < 19)
+                .map(|(_, x)| x * 2.0)
+                .sum();
+            assert_eq!(pieces, 16.0);
+        }
+        let net = Net::new(preset, Weights::embedded(preset), 4, 5);
+        assert_eq!(Net::from_json(&net.to_json()).unwrap(), net);
+        let mut bad = net.clone();
+        bad.w2.pop();
+        assert!(Net::from_json(&bad.to_json())
+            .unwrap_err()
+            .contains("do not fit"));
+        assert!(Net::from_json("{").unwrap_err().starts_with("bad network"));
+    }
+}

@@ -78,29 +78,50 @@ fn self_play(cfg: &TrainConfig, weights: &Weights, seed: u64) -> Option<(Vec<[f6
     None
 }
 
-/// Trains and returns the weights; `progress` is called after every batch with
-/// the number of games done.
-pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(usize)) -> Weights {
-    let mut w = Weights::initial(cfg.rules.preset);
+/// Self-play in batches of `cfg.batch` games played in parallel by a frozen copy
+/// of `model` (game `i` seeded by `derive_seed(cfg.seed, i)`), then learned from
+/// in game order by `learn` (given the games done before the batch), so that the
+/// result depends only on the seed; `progress` is called after every batch.
+pub(crate) fn in_batches<M: Clone + Sync, G: Send>(
+    cfg: &TrainConfig,
+    model: &mut M,
+    play: impl Fn(&M, u64) -> Option<G> + Sync,
+    mut learn: impl FnMut(&mut M, G, usize),
+    mut progress: impl FnMut(usize),
+) {
     let batch = cfg.batch.max(1);
     let mut done = 0;
-    let mut k = 0u64;
     while done < cfg.games {
         let n = batch.min(cfg.games - done);
-        let frozen = w.clone();
-        let games: Vec<Option<(Vec<[f64; NF]>, f64)>> = (0..n)
+        let frozen = model.clone();
+        let games: Vec<Option<G>> = (0..n)
             .into_par_iter()
-            .map(|i| self_play(cfg, &frozen, derive_seed(cfg.seed, k + i as u64)))
+            .map(|i| play(&frozen, derive_seed(cfg.seed, (done + i) as u64)))
             .collect();
-        k += n as u64;
-        for (states, result) in games.into_iter().flatten() {
+        for game in games.into_iter().flatten() {
+            learn(model, game, done);
+        }
+        done += n;
+        progress(done);
+    }
+}
+
+/// Trains and returns the weights; `progress` is called after every batch with
+/// the number of games done.
+pub fn train(cfg: &TrainConfig, progress: impl FnMut(usize)) -> Weights {
+    let mut w = Weights::initial(cfg.rules.preset);
+    in_batches(
+        cfg,
+        &mut w,
+        |frozen, seed| self_play(cfg, frozen, seed),
+        |w, (states, result): (Vec<[f64; NF]>, f64), done| {
             // Decaying step size.
             let alpha = cfg.alpha / (1.0 + done as f64 / 2000.0);
             let mut trace = [0.0; NF];
             for t in 0..states.len() {
-                let v = chance_from(&states[t], &w);
+                let v = chance_from(&states[t], w);
                 let next = if t + 1 < states.len() {
-                    chance_from(&states[t + 1], &w)
+                    chance_from(&states[t + 1], w)
                 } else {
                     result
                 };
@@ -113,10 +134,9 @@ pub fn train(cfg: &TrainConfig, mut progress: impl FnMut(usize)) -> Weights {
                     *wi += alpha * delta * e;
                 }
             }
-        }
-        done += n;
-        progress(done);
-    }
+        },
+        progress,
+    );
     w.games = cfg.games as u64;
     w
 }

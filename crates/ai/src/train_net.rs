@@ -1,4 +1,6 @@
-//! Training the network of [`crate::net`] by self-play TD(lambda), as
+//! Training the network of [`crate::net`] by self-play TD(lambda) with the
+//! settings of [`TrainConfig`] (its step size decays as 1 / (1 + games /
+//! 20,000) here), as
 //! TD-Gammon was trained: every seat plays greedily with the current network
 //! (the dice give the exploration), and after each game the network moves each
 //! position's value towards its lambda-return (the values of the positions after
@@ -7,53 +9,35 @@
 //! batches in parallel with frozen parameters and learned from in game order, so
 //! the result depends only on the seed, not on the number of threads.
 
-use chaupar_core::{Game, Generator, Position, Rules};
-use rayon::prelude::*;
+use chaupar_core::{Game, Generator, Position};
 
-use crate::derive_seed;
 use crate::eval::{features_of_sides, sides, Side};
 use crate::evaluator::Evaluator;
 use crate::net::{view, Net, MAX_HIDDEN};
 use crate::sim::dice_after_throw_off;
-
-/// Settings of [`train_net`].
-#[derive(Clone, Debug)]
-pub struct NetTrainConfig {
-    /// The rules.
-    pub rules: Rules,
-    /// Players (4, or 2).
-    pub players: u8,
-    /// Games of self-play.
-    pub games: usize,
-    /// Seed of the games (the network's own draws are seeded by its maker).
-    pub seed: u64,
-    /// Step size at the start (it decays as 1 / (1 + games / 20,000)).
-    pub alpha: f64,
-    /// Trace decay.
-    pub lambda: f64,
-    /// Games played in parallel with the same parameters.
-    pub batch: usize,
-    /// Turns after which a game is dropped.
-    pub max_turns: usize,
-}
+use crate::train::{in_batches, TrainConfig};
+use crate::Rng;
 
 /// One game of greedy self-play: the positions before each turn and the first
 /// side's result.
-fn self_play(cfg: &NetTrainConfig, net: &Net, seed: u64) -> Option<(Vec<Position>, f64, Side)> {
+fn self_play(cfg: &TrainConfig, net: &Net, seed: u64) -> Option<(Vec<Position>, f64, Side)> {
     let game = Game::new(cfg.rules, cfg.players, seed).ok()?;
     let first = sides(game.start())[0];
     let mut gen = Generator::new();
     let mut states = vec![*game.start()];
     let mut dice = dice_after_throw_off(&game);
+    let mut rng = Rng::new(seed ^ 0xE9);
     let mut pos: Position = *game.position();
     for _ in 0..cfg.max_turns {
         let Some(m) = pos.to_move() else { break };
         let side = Side::of(&pos, m);
         let n = gen.generate(&pos, dice.throw(cfg.rules.faces)).ok()?;
-        let pick = if n > 1 {
-            net.greedy_choice(&gen, side)
-        } else {
+        let pick = if n <= 1 {
             0
+        } else if cfg.epsilon > 0.0 && rng.unit() < cfg.epsilon {
+            rng.below(n)
+        } else {
+            net.greedy_choice(&gen, side)
         };
         pos = *gen.position(pick);
         if pos.to_move().is_none() {
@@ -114,21 +98,15 @@ fn learn(net: &mut Net, pos: &Position, side: Side, step: f64) {
 
 /// Trains `start` by self-play and returns it; `progress` is called after every
 /// batch with the number of games done.
-pub fn train_net(cfg: &NetTrainConfig, start: Net, mut progress: impl FnMut(usize)) -> Net {
+pub fn train_net(cfg: &TrainConfig, start: Net, progress: impl FnMut(usize)) -> Net {
     let mut net = start;
-    let batch = cfg.batch.max(1);
-    let mut done = 0;
-    let mut k = 0u64;
-    while done < cfg.games {
-        let n = batch.min(cfg.games - done);
-        let frozen = net.clone();
-        let games: Vec<_> = (0..n)
-            .into_par_iter()
-            .map(|i| self_play(cfg, &frozen, derive_seed(cfg.seed, k + i as u64)))
-            .collect();
-        k += n as u64;
-        for (states, result, first) in games.into_iter().flatten() {
-            let alpha = cfg.alpha / (1.0 + (net.games + done as u64) as f64 / 20_000.0);
+    let before = net.games;
+    in_batches(
+        cfg,
+        &mut net,
+        |frozen, seed| self_play(cfg, frozen, seed),
+        |net, (states, result, first), done| {
+            let alpha = cfg.alpha / (1.0 + (before + done as u64) as f64 / 20_000.0);
             // Lambda-returns from the values before this game's changes.
             let values: Vec<f64> = states.iter().map(|p| net.win_chance(p, first)).collect();
             let mut target = result;
@@ -138,13 +116,12 @@ pub fn train_net(cfg: &NetTrainConfig, start: Net, mut progress: impl FnMut(usiz
                 target = (1.0 - cfg.lambda) * values[t] + cfg.lambda * target;
             }
             for (t, pos) in states.iter().enumerate() {
-                learn(&mut net, pos, first, alpha * (targets[t] - values[t]));
+                learn(net, pos, first, alpha * (targets[t] - values[t]));
             }
-        }
-        done += n;
-        progress(done);
-    }
-    net.games += cfg.games as u64;
+        },
+        progress,
+    );
+    net.games = before + cfg.games as u64;
     net
 }
 
@@ -153,6 +130,7 @@ mod tests {
     use super::*;
     use crate::eval::Weights;
     use chaupar_core::rules::Preset;
+    use chaupar_core::Rules;
 
     #[test]
     fn learning_moves_a_value_towards_its_target() {
@@ -174,13 +152,14 @@ mod tests {
     #[test]
     fn training_depends_only_on_the_seed() {
         let preset = Preset::Chaupar;
-        let cfg = NetTrainConfig {
+        let cfg = TrainConfig {
             rules: Rules::preset(preset),
             players: 4,
             games: 6,
             seed: 7,
             alpha: 0.05,
             lambda: 0.7,
+            epsilon: 0.0,
             batch: 3,
             max_turns: 400,
         };

@@ -9,7 +9,7 @@ use chaupar_ai::net::Net;
 use chaupar_ai::search::SearchConfig;
 use chaupar_ai::sim::{simulate, SimConfig};
 use chaupar_ai::train::{train, TrainConfig};
-use chaupar_ai::train_net::{train_net, NetTrainConfig};
+use chaupar_ai::train_net::train_net;
 use chaupar_core::{json, notation, record, Position, Rules};
 
 /// Arguments of `chaupar hint`.
@@ -257,23 +257,7 @@ fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
             a.seed,
         ),
     };
-    let cfg = NetTrainConfig {
-        rules,
-        players: a.players,
-        games: a.games,
-        seed: a.seed,
-        alpha: a.alpha,
-        lambda: a.lambda,
-        batch: 16,
-        max_turns: 1000,
-    };
-    let pool = pool(a.jobs)?;
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(a.games as u64),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    let mut net = pool.install(|| train_net(&cfg, start, |done| bar.set_position(done as u64)));
-    bar.finish_and_clear();
+    let mut net = run_training(&a, rules, |cfg, progress| train_net(cfg, start, progress))?;
     let before = net.command.clone();
     net.command = format!(
         "chaupar train --model net --rules {} --games {} --seed {} --players {} --alpha {} --lambda {}{} --out {}",
@@ -308,13 +292,36 @@ fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
     Ok(())
 }
 
-/// A thread pool of `jobs` threads (0: one per core).
-fn pool(jobs: usize) -> Result<rayon::ThreadPool, String> {
+/// Runs `train` with the settings of `a` on `--jobs` threads (0: one per core),
+/// showing its progress in games.
+fn run_training<T: Send>(
+    a: &TrainArgs,
+    rules: Rules,
+    train: impl FnOnce(&TrainConfig, &mut dyn FnMut(usize)) -> T + Send,
+) -> Result<T, String> {
+    let cfg = TrainConfig {
+        rules,
+        players: a.players,
+        games: a.games,
+        seed: a.seed,
+        alpha: a.alpha,
+        lambda: a.lambda,
+        epsilon: 0.0,
+        batch: 16,
+        max_turns: 1000,
+    };
     let mut builder = rayon::ThreadPoolBuilder::new();
-    if jobs > 0 {
-        builder = builder.num_threads(jobs);
+    if a.jobs > 0 {
+        builder = builder.num_threads(a.jobs);
     }
-    builder.build().map_err(|e| e.to_string())
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(a.games as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let out = pool.install(|| train(&cfg, &mut |done| bar.set_position(done as u64)));
+    bar.finish_and_clear();
+    Ok(out)
 }
 
 /// `chaupar train`: learns evaluation weights by self-play and writes them.
@@ -332,24 +339,7 @@ pub fn train_cmd(a: TrainArgs) -> Result<(), String> {
     if a.from.is_some() {
         return Err("--from goes with --model net".into());
     }
-    let cfg = TrainConfig {
-        rules,
-        players: a.players,
-        games: a.games,
-        seed: a.seed,
-        alpha: a.alpha,
-        lambda: a.lambda,
-        epsilon: 0.0,
-        batch: 16,
-        max_turns: 1000,
-    };
-    let pool = pool(a.jobs)?;
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(a.games as u64),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    let mut w = pool.install(|| train(&cfg, |done| bar.set_position(done as u64)));
-    bar.finish_and_clear();
+    let mut w = run_training(&a, rules, |cfg, progress| train(cfg, progress))?;
     w.command = format!(
         "chaupar train --rules {} --games {} --seed {} --players {} --alpha {} --lambda {} --out {}",
         a.rules, a.games, a.seed, a.players, a.alpha, a.lambda, a.out

@@ -262,32 +262,28 @@ impl Generator {
                     parts[i] = l;
                     self.try_assignment(node, units, table, &parts, flag_may_change);
                 }
-                parts[i] = 0;
-                if i == 0 {
-                    return;
+            } else {
+                let c = cap(i, left[i], &parts);
+                while next[i] < count[i] && allowed[i][next[i]] > c {
+                    next[i] += 1;
                 }
-                i -= 1;
-                next[i] += 1;
-                continue;
-            }
-            let c = cap(i, left[i], &parts);
-            while next[i] < count[i] && allowed[i][next[i]] > c {
-                next[i] += 1;
-            }
-            if next[i] == count[i] {
-                parts[i] = 0;
-                if i == 0 {
-                    return;
+                if next[i] < count[i] {
+                    // Go on to the next unit with this part.
+                    let d = allowed[i][next[i]];
+                    parts[i] = d;
+                    left[i + 1] = left[i] - d;
+                    i += 1;
+                    next[i] = 0;
+                    continue;
                 }
-                i -= 1;
-                next[i] += 1;
-                continue;
             }
-            let d = allowed[i][next[i]];
-            parts[i] = d;
-            left[i + 1] = left[i] - d;
-            i += 1;
-            next[i] = 0;
+            // This unit has tried every part: back to the one before, to its next.
+            parts[i] = 0;
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            next[i] += 1;
         }
     }
 

@@ -70,7 +70,8 @@ pub const LEVEL4_NODES: usize = 10 * search::NODES_PER_MS;
 
 /// A bot, by what its name asks for: `random`, `greedy`, `uct`, `expert`,
 /// `level1`..`level5`, and for experiments `expert1`, `expert2`, `expertrK_R`,
-/// `greedy-net`, `expert-net`, `greedy@FILE` and `expert@FILE`. Names are read without regard to case or
+/// `greedy-linear`, `expert-linear`, `greedy-net`, `expert-net`, `greedy@FILE`
+/// and `expert@FILE`. Names are read without regard to case or
 /// surrounding spaces (except the weights-file forms, read as written), and
 /// [`fmt::Display`] writes the canonical name.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +101,12 @@ pub enum BotSpec {
         /// Rounds of turns per rollout (R).
         rounds: usize,
     },
+    /// `greedy-linear`: the greedy player with the linear model, whatever
+    /// `greedy` evaluates with.
+    GreedyLinear,
+    /// `expert-linear`: the expert searching with the linear model, whatever
+    /// `expert` evaluates with.
+    ExpertLinear,
     /// `greedy-net`: the greedy player with the preset's trained network.
     GreedyNet,
     /// `expert-net`: the expert searching with the preset's trained network.
@@ -222,18 +229,23 @@ impl BotSpec {
                 };
                 Box::new(expert(config, limits))
             }
-            BotSpec::GreedyNet => {
-                Box::new(GreedyBot::with_noise(seed, 0.0, &name).with_model(Model::Net(None)))
+            BotSpec::GreedyLinear | BotSpec::GreedyNet | BotSpec::GreedyWith(_) => {
+                Box::new(GreedyBot::with_noise(seed, 0.0, &name).with_model(self.model()))
             }
-            BotSpec::ExpertNet => {
-                Box::new(expert(SearchConfig::default(), limits).with_model(Model::Net(None)))
+            BotSpec::ExpertLinear | BotSpec::ExpertNet | BotSpec::ExpertWith(_) => {
+                Box::new(expert(SearchConfig::default(), limits).with_model(self.model()))
             }
-            BotSpec::GreedyWith(w) => {
-                Box::new(GreedyBot::with_noise(seed, 0.0, &name).with_model(w.model.clone()))
-            }
-            BotSpec::ExpertWith(w) => {
-                Box::new(expert(SearchConfig::default(), limits).with_model(w.model.clone()))
-            }
+        }
+    }
+}
+
+impl BotSpec {
+    /// The evaluation the bot plays with, for the bots named by it.
+    fn model(&self) -> Model {
+        match self {
+            BotSpec::GreedyNet | BotSpec::ExpertNet => Model::Net(None),
+            BotSpec::GreedyWith(w) | BotSpec::ExpertWith(w) => w.model.clone(),
+            _ => Model::Linear(None),
         }
     }
 }
@@ -251,6 +263,8 @@ impl fmt::Display for BotSpec {
             BotSpec::ExpertRollouts { candidates, rounds } => {
                 write!(f, "expertr{candidates}_{rounds}")
             }
+            BotSpec::GreedyLinear => f.write_str("greedy-linear"),
+            BotSpec::ExpertLinear => f.write_str("expert-linear"),
             BotSpec::GreedyNet => f.write_str("greedy-net"),
             BotSpec::ExpertNet => f.write_str("expert-net"),
             BotSpec::GreedyWith(w) => write!(f, "greedy@{}", w.file),
@@ -285,6 +299,8 @@ impl FromStr for BotSpec {
             "greedy" => BotSpec::Greedy,
             "uct" => BotSpec::Uct,
             "expert" => BotSpec::Expert,
+            "greedy-linear" => BotSpec::GreedyLinear,
+            "expert-linear" => BotSpec::ExpertLinear,
             "greedy-net" => BotSpec::GreedyNet,
             "expert-net" => BotSpec::ExpertNet,
             "expert1" => BotSpec::ExpertOneThrow,
@@ -325,6 +341,8 @@ mod tests {
             "expert2",
             "expertr4_2",
             "expertr2_4",
+            "greedy-linear",
+            "expert-linear",
             "greedy-net",
             "expert-net",
         ] {

@@ -21,6 +21,7 @@
 //! | `rng` | [`Rng`], [`derive_seed`] |
 //! | [`review`], [`sim`], [`train`] | game review, the simulator, TD(lambda) training |
 //! | [`train_net`] | TD(lambda) self-play training of the network |
+//! | [`fit_net`] | fitting the network to rollout targets |
 //! | [`review_svg`] | a review drawn as a win-chance graph (SVG) |
 //! | [`puzzles`] | positions from expert self-play where one play is clearly best |
 #![forbid(unsafe_code)]
@@ -29,6 +30,7 @@
 mod bots;
 pub mod eval;
 pub mod evaluator;
+pub mod fit_net;
 mod hints;
 mod model;
 pub mod net;

@@ -53,15 +53,21 @@ fn self_play(cfg: &TrainConfig, net: &Net, seed: u64) -> Option<(Vec<Position>, 
     None
 }
 
-/// Moves the network's value of `side` in `pos` by `step` (times its gradient):
-/// the value's logit gradient, times V(1 - V), times `step`.
+/// Moves the network's value of `side` in `pos` by `step` times its gradient
+/// (the logit's gradient times V(1 - V)): one step of TD or of squared error.
 fn learn(net: &mut Net, pos: &Position, side: Side, step: f64) {
+    let v = net.win_chance(pos, side);
+    learn_logit(net, pos, side, step * v * (1.0 - v));
+}
+
+/// Moves the network's logit of `side` in `pos` by `step` times its gradient:
+/// one step of cross-entropy when `step` is the rate times (target - V).
+pub(crate) fn learn_logit(net: &mut Net, pos: &Position, side: Side, step: f64) {
     let (all, feats, n) = features_of_sides(pos);
     let Some(k) = all[..n].iter().position(|s| *s == side) else {
         return;
     };
-    let v = net.win_chance(pos, side);
-    let scale = (step * v * (1.0 - v)) as f32;
+    let scale = step as f32;
     if scale == 0.0 {
         return;
     }

@@ -5,6 +5,7 @@ use std::time::Duration;
 use clap::Args;
 
 use chaupar_ai::eval::Weights;
+use chaupar_ai::fit_net::{fit_net, loss, rollout_targets, FitConfig};
 use chaupar_ai::net::Net;
 use chaupar_ai::search::SearchConfig;
 use chaupar_ai::sim::{simulate, SimConfig};
@@ -118,6 +119,20 @@ pub struct TrainArgs {
     /// Go on training this network file instead of a new network.
     #[arg(long)]
     from: Option<String>,
+    /// With `--model net`: instead of TD self-play, fit the network to the
+    /// results of this many greedy games played on from each position (taken
+    /// from `--games` greedy games, one every `--every` turns).
+    #[arg(long, default_value_t = 0)]
+    rollouts: usize,
+    /// With `--rollouts`: a position every this many turns.
+    #[arg(long, default_value_t = 8)]
+    every: usize,
+    /// With `--rollouts`: passes over the positions.
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// With `--rollouts`: other plays' positions taken with each greedy one.
+    #[arg(long, default_value_t = 3)]
+    siblings: usize,
 }
 
 use crate::{emit, read_source};
@@ -257,16 +272,49 @@ fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
             a.seed,
         ),
     };
-    let mut net = run_training(&a, rules, |cfg, progress| train_net(cfg, start, progress))?;
+    let mut net = if a.rollouts > 0 {
+        let (every, rollouts, epochs, siblings) = (a.every, a.rollouts, a.epochs, a.siblings);
+        let (alpha, seed) = (a.alpha, a.seed);
+        let data = run_training(&a, rules, |cfg, progress| {
+            let fit = FitConfig {
+                train: cfg.clone(),
+                every,
+                rollouts,
+                siblings,
+                epochs,
+            };
+            rollout_targets(&fit, progress)
+        })?;
+        let mut net = start;
+        let before = loss(&net, &data);
+        fit_net(&mut net, &data, epochs, alpha, seed);
+        eprintln!(
+            "{} positions; cross-entropy {before:.4} before fitting, {:.4} after",
+            data.len(),
+            loss(&net, &data)
+        );
+        net.games += a.games as u64;
+        net
+    } else {
+        run_training(&a, rules, |cfg, progress| train_net(cfg, start, progress))?
+    };
     let before = net.command.clone();
     net.command = format!(
-        "chaupar train --model net --rules {} --games {} --seed {} --players {} --alpha {} --lambda {}{} --out {}",
+        "chaupar train --model net --rules {} --games {} --seed {} --players {} --alpha {} --lambda {}{}{} --out {}",
         a.rules,
         a.games,
         a.seed,
         a.players,
         a.alpha,
         a.lambda,
+        if a.rollouts > 0 {
+            format!(
+                " --rollouts {} --every {} --siblings {} --epochs {}",
+                a.rollouts, a.every, a.siblings, a.epochs
+            )
+        } else {
+            String::new()
+        },
         match &a.from {
             Some(f) => format!(" --from {f}"),
             None => format!(" --hidden {}", a.hidden),
@@ -338,6 +386,9 @@ pub fn train_cmd(a: TrainArgs) -> Result<(), String> {
     }
     if a.from.is_some() {
         return Err("--from goes with --model net".into());
+    }
+    if a.rollouts > 0 {
+        return Err("--rollouts goes with --model net".into());
     }
     let mut w = run_training(&a, rules, |cfg, progress| train(cfg, progress))?;
     w.command = format!(

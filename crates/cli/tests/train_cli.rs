@@ -66,6 +66,20 @@ fn a_network_is_trained_reproducibly_and_plays() {
     );
     let summary: Value = serde_json::from_slice(&more.stdout).unwrap();
     assert_eq!(summary["games"], 6);
+    // Fitted to rollout targets instead of learned by TD.
+    let d = temp("d.json");
+    let fit = train(&d, &["--rollouts", "2", "--every", "20", "--epochs", "2"]);
+    assert!(
+        fit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fit.stderr)
+    );
+    assert!(String::from_utf8_lossy(&fit.stderr).contains("cross-entropy"));
+    let summary: Value = serde_json::from_slice(&fit.stdout).unwrap();
+    assert!(summary["command"]
+        .as_str()
+        .unwrap()
+        .contains("--rollouts 2 --every 20 --siblings 3 --epochs 2"));
     let bot = format!("greedy@{}", c.display());
     let sim = chaupar(
         &[
@@ -114,5 +128,20 @@ fn bad_settings_are_refused_and_write_nothing() {
         "",
     );
     assert!(String::from_utf8_lossy(&linear.stderr).contains("--from goes with --model net"));
+    let linear = chaupar(
+        &[
+            "train",
+            "--rules",
+            "chaupar",
+            "--games",
+            "1",
+            "--rollouts",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&linear.stderr).contains("--rollouts goes with --model net"));
     assert!(!out.exists());
 }

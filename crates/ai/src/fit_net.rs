@@ -2,7 +2,8 @@
 //! teacher than one game's result: positions are drawn from greedy self-play
 //! games (every `every`-th turn: the position the greedy play leads to and
 //! those of `siblings` other plays of the same throw drawn at random, so that
-//! the network sees the plays it must tell apart), each position's target is the share of
+//! the network sees the plays it must tell apart, rolled out with the same dice),
+//! each position's target is the share of
 //! `rollouts` greedy games played on from it (with the linear model, fresh dice
 //! each) that the first side wins, and the network is fitted to the targets by
 //! stochastic gradient descent on cross-entropy over `epochs` passes in a seeded
@@ -37,9 +38,10 @@ pub struct FitConfig {
     pub epochs: usize,
 }
 
-/// The positions of one greedy game to label: every `every`-th turn, the
-/// greedy play's and `siblings` other plays' (drawn with `rng`).
-fn game_positions(cfg: &FitConfig, w: &Weights, seed: u64) -> Vec<Position> {
+/// The positions of one greedy game to label, with the turn they come from:
+/// every `every`-th turn, the greedy play's and `siblings` other plays' (drawn
+/// with `rng`).
+fn game_positions(cfg: &FitConfig, w: &Weights, seed: u64) -> Vec<(usize, Position)> {
     let t = &cfg.train;
     let Ok(game) = Game::new(t.rules, t.players, seed) else {
         return Vec::new();
@@ -60,16 +62,16 @@ fn game_positions(cfg: &FitConfig, w: &Weights, seed: u64) -> Vec<Position> {
             0
         };
         if turn % cfg.every.max(1) == 0 {
-            out.push(*gen.position(pick));
+            out.push((turn, *gen.position(pick)));
             for _ in 0..cfg.siblings.min(n - 1) {
                 // Another play than the greedy one, uniformly.
                 let k = (pick + 1 + rng.below(n - 1)) % n;
-                out.push(*gen.position(k));
+                out.push((turn, *gen.position(k)));
             }
         }
         pos = *gen.position(pick);
     }
-    out.retain(|p| p.to_move().is_some());
+    out.retain(|(_, p)| p.to_move().is_some());
     out
 }
 
@@ -98,9 +100,21 @@ fn rollout(pos: &Position, side: Side, w: &Weights, max_turns: usize, seed: u64)
     }
 }
 
-/// The labelled positions of [`fit_net`]: each with the first side's rollout
-/// result. `progress` is called with the games whose positions are labelled.
-pub fn rollout_targets(cfg: &FitConfig, mut progress: impl FnMut(usize)) -> Vec<(Position, f64)> {
+/// A labelled position: the first side's rollout result, and the throw it came
+/// from (positions of one throw's plays share a `group` and their dice).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Labelled {
+    /// The position.
+    pub position: Position,
+    /// The share of its rollouts the first side won.
+    pub target: f64,
+    /// Which throw of which game it comes from.
+    pub group: u64,
+}
+
+/// The labelled positions of [`fit_net`], the plays of one throw next to each
+/// other. `progress` is called with the games whose positions are labelled.
+pub fn rollout_targets(cfg: &FitConfig, mut progress: impl FnMut(usize)) -> Vec<Labelled> {
     let t = &cfg.train;
     let w = Weights::embedded(t.rules.preset);
     let mut out = Vec::new();
@@ -108,22 +122,28 @@ pub fn rollout_targets(cfg: &FitConfig, mut progress: impl FnMut(usize)) -> Vec<
     let mut done = 0;
     while done < t.games {
         let n = batch.min(t.games - done);
-        let labelled: Vec<Vec<(Position, f64)>> = (done..done + n)
+        let labelled: Vec<Vec<Labelled>> = (done..done + n)
             .into_par_iter()
             .map(|g| {
                 let seed = derive_seed(t.seed, g as u64);
                 game_positions(cfg, w, seed)
                     .into_iter()
-                    .enumerate()
-                    .map(|(k, pos)| {
+                    .map(|(turn, pos)| {
                         let side = sides(&pos)[0];
-                        let base = derive_seed(seed, 1 + k as u64);
+                        // The plays of one throw are rolled out with the same dice
+                        // (common random numbers): their differences are what a
+                        // greedy player needs, and they come out far less noisy.
+                        let base = derive_seed(seed, 1 + turn as u64);
                         let won: f64 = (0..cfg.rollouts)
                             .map(|r| {
                                 rollout(&pos, side, w, t.max_turns, derive_seed(base, r as u64))
                             })
                             .sum();
-                        (pos, won / cfg.rollouts.max(1) as f64)
+                        Labelled {
+                            position: pos,
+                            target: won / cfg.rollouts.max(1) as f64,
+                            group: (g as u64) << 32 | turn as u64,
+                        }
                     })
                     .collect()
             })
@@ -135,32 +155,53 @@ pub fn rollout_targets(cfg: &FitConfig, mut progress: impl FnMut(usize)) -> Vec<
     out
 }
 
-/// Fits `net` to `data` (positions with the first side's target), `epochs`
-/// passes of stochastic gradient descent on cross-entropy with step `alpha`.
-pub fn fit_net(net: &mut Net, data: &[(Position, f64)], epochs: usize, alpha: f64, seed: u64) {
-    let mut order: Vec<usize> = (0..data.len()).collect();
+/// Fits `net` to `data`: `epochs` passes of stochastic gradient descent with
+/// step `alpha` over the throws in a seeded order. Within a throw each play's
+/// value moves towards its target's difference from the throw's mean (what a
+/// greedy player compares, with the noise its plays share taken out), and a
+/// quarter as much towards the target itself (cross-entropy).
+pub fn fit_net(net: &mut Net, data: &[Labelled], epochs: usize, alpha: f64, seed: u64) {
+    let mut groups: Vec<core::ops::Range<usize>> = Vec::new();
+    for (i, l) in data.iter().enumerate() {
+        match groups.last_mut() {
+            Some(r) if data[r.start].group == l.group => r.end = i + 1,
+            _ => groups.push(i..i + 1),
+        }
+    }
     let mut rng = Rng::new(seed);
     for _ in 0..epochs {
         // A seeded Fisher-Yates shuffle.
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
+        for i in (1..groups.len()).rev() {
+            groups.swap(i, rng.below(i + 1));
         }
-        for &i in &order {
-            let (pos, target) = &data[i];
-            let side = sides(pos)[0];
-            let v = net.win_chance(pos, side);
-            learn_logit(net, pos, side, alpha * (target - v));
+        for r in &groups {
+            let plays = &data[r.clone()];
+            let side = sides(&plays[0].position)[0];
+            let values: Vec<f64> = plays
+                .iter()
+                .map(|l| net.win_chance(&l.position, side))
+                .collect();
+            let n = plays.len() as f64;
+            let mean_t = plays.iter().map(|l| l.target).sum::<f64>() / n;
+            let mean_v = values.iter().sum::<f64>() / n;
+            for (l, v) in plays.iter().zip(&values) {
+                let relative = (l.target - mean_t) - (v - mean_v);
+                let absolute = l.target - v;
+                learn_logit(net, &l.position, side, alpha * (relative + 0.25 * absolute));
+            }
         }
     }
 }
 
 /// The mean cross-entropy of `net` on `data` (lower is better).
-pub fn loss(net: &Net, data: &[(Position, f64)]) -> f64 {
+pub fn loss(net: &Net, data: &[Labelled]) -> f64 {
     let total: f64 = data
         .iter()
-        .map(|(pos, t)| {
-            let v = net.win_chance(pos, sides(pos)[0]).clamp(1e-9, 1.0 - 1e-9);
-            -(t * v.ln() + (1.0 - t) * (1.0 - v).ln())
+        .map(|l| {
+            let v = net
+                .win_chance(&l.position, sides(&l.position)[0])
+                .clamp(1e-9, 1.0 - 1e-9);
+            -(l.target * v.ln() + (1.0 - l.target) * (1.0 - v).ln())
         })
         .sum();
     total / data.len().max(1) as f64
@@ -196,7 +237,11 @@ mod tests {
         assert!(data.len() >= 4, "{} positions", data.len());
         assert!(data
             .iter()
-            .all(|(_, t)| [0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0].contains(t)));
+            .all(|l| [0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0].contains(&l.target)));
+        assert!(
+            data.windows(2).any(|w| w[0].group == w[1].group),
+            "siblings share a group"
+        );
         assert_eq!(data, rollout_targets(&cfg, |_| {}), "seeded");
         let mut net = Net::new(preset, Weights::embedded(preset), 16, 3);
         let before = loss(&net, &data);

@@ -5,7 +5,8 @@
 //! **Inputs** (seen from one side, [`INPUTS`] of them): the four colours in turn
 //! order starting from the side's first colour (in a team game slots 0 and 2 are
 //! the side's, 1 and 3 the opponents'), each as the number of its pieces in the
-//! Charkoni, in seventeen bands of five progress values along the way, and home,
+//! Charkoni, in seventeen bands of five progress values along the way (a piece
+//! shared between the two bands nearest its progress, in proportion), and home,
 //! whether it throws next and whether it has captured; then the side's thirteen
 //! features of [`crate::eval::features`].
 //!
@@ -38,8 +39,9 @@ pub const HIDDEN: usize = 64;
 /// Most units a hidden layer may have.
 pub const MAX_HIDDEN: usize = 256;
 
-/// Most inputs that are not zero in one view: 6 per slot and the features.
-const MAX_ACTIVE: usize = 4 * 6 + NF;
+/// Most inputs that are not zero in one view: 10 per slot (two bands a piece,
+/// the Charkoni, home, two flags) and the features.
+const MAX_ACTIVE: usize = 4 * 10 + NF;
 
 /// The network's parameters. See the module documentation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -98,6 +100,30 @@ fn slots(side: Side) -> [Colour; 4] {
     out
 }
 
+/// Adds pieces at these progress values to `counts`: the Charkoni (0), 17
+/// bands along the way, home (18). A piece on the way counts in the two bands
+/// nearest its progress, in proportion, so that a step across a band's edge
+/// changes the inputs smoothly, not by a jump.
+fn band_counts(pieces: &[u8], counts: &mut [f32; 19]) {
+    for &p in pieces {
+        match p {
+            START => counts[0] += 1.0,
+            HOME.. => counts[18] += 1.0,
+            p => {
+                let x = (p as f32 - 1.0) / 5.0;
+                let band = x as usize;
+                if band >= 16 {
+                    counts[17] += 1.0;
+                } else {
+                    let frac = x - band as f32;
+                    counts[1 + band] += 1.0 - frac;
+                    counts[2 + band] += frac;
+                }
+            }
+        }
+    }
+}
+
 /// Side `side`'s view of `pos`, with its features `f`.
 pub(crate) fn view(pos: &Position, side: Side, f: &[f64; NF]) -> View {
     let mut v = View {
@@ -110,17 +136,10 @@ pub(crate) fn view(pos: &Position, side: Side, f: &[f64; NF]) -> View {
             continue;
         }
         let base = j * SLOT;
-        let mut counts = [0u8; 19];
-        for &p in pos.pieces(c) {
-            let k = match p {
-                START => 0,
-                HOME => 18,
-                p => 1 + (p as usize - 1) / 5,
-            };
-            counts[k.min(18)] += 1;
-        }
+        let mut counts = [0f32; 19];
+        band_counts(pos.pieces(c), &mut counts);
         for (k, n) in counts.iter().enumerate() {
-            v.push(base + k, *n as f32 * 0.5);
+            v.push(base + k, n * 0.5);
         }
         if pos.to_move() == Some(c) {
             v.push(base + 19, 1.0);
@@ -319,6 +338,25 @@ mod tests {
                 let total = net.win_chance(&pos, s[0]) + net.win_chance(&pos, s[1]);
                 assert!((total - 1.0).abs() < 1e-6, "{total}");
             }
+        }
+    }
+
+    #[test]
+    fn a_piece_counts_once_wherever_it_stands() {
+        let pos = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
+        let side = sides(&pos)[0];
+        let v = view(&pos, side, &[0.0; NF]);
+        let pieces: f32 = v
+            .inputs()
+            .iter()
+            .filter(|(i, _)| (*i as usize) < 4 * SLOT && (*i as usize) % SLOT < 19)
+            .map(|(_, x)| x * 2.0)
+            .sum();
+        assert!((pieces - 16.0).abs() < 1e-5);
+        for p in 0..=HOME {
+            let mut counts = [0f32; 19];
+            band_counts(&[p], &mut counts);
+            assert!((counts.iter().sum::<f32>() - 1.0).abs() < 1e-6, "{p}");
         }
     }
 

@@ -208,17 +208,18 @@ impl Net {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// The embedded trained network of a preset, if one was trained.
+    /// The embedded trained network of a preset, if one was trained (the file
+    /// holds the command that made it): `chaupar` so far.
     pub fn embedded(preset: Preset) -> Option<&'static Net> {
-        static N: OnceLock<[Option<Net>; 3]> = OnceLock::new();
-        let all = N.get_or_init(|| [None, None, None]);
-        all[match preset {
-            Preset::Chaupar => 0,
-            Preset::Chausar => 1,
-            Preset::Classic => 2,
-        }]
-        .as_ref()
+        static N: OnceLock<Option<Net>> = OnceLock::new();
+        match preset {
+            Preset::Chaupar => N
+                .get_or_init(|| Net::from_json(include_str!("../weights/net-chaupar.json")).ok())
+                .as_ref(),
+            Preset::Chausar | Preset::Classic => None,
+        }
     }
+
 
     /// The hidden layer's pre-activations for a view.
     pub(crate) fn hidden_sums(&self, v: &View, out: &mut [f32]) {
@@ -309,6 +310,16 @@ mod tests {
             out.push(pos);
         }
         out
+    }
+
+    #[test]
+    fn the_checked_in_network_reads_and_is_embedded_where_trained() {
+        let net = Net::embedded(Preset::Chaupar).expect("chaupar's network");
+        assert_eq!(net.preset, "chaupar");
+        assert!(net.command.contains("--out crates/ai/weights/net-chaupar.json"));
+        assert!(net.w2.iter().any(|w| *w != 0.0), "trained");
+        assert!(Net::embedded(Preset::Chausar).is_none());
+        assert!(Net::embedded(Preset::Classic).is_none());
     }
 
     #[test]

@@ -220,7 +220,6 @@ impl Net {
         }
     }
 
-
     /// The hidden layer's pre-activations for a view.
     pub(crate) fn hidden_sums(&self, v: &View, out: &mut [f32]) {
         out.copy_from_slice(&self.b1);
@@ -316,7 +315,9 @@ mod tests {
     fn the_checked_in_network_reads_and_is_embedded_where_trained() {
         let net = Net::embedded(Preset::Chaupar).expect("chaupar's network");
         assert_eq!(net.preset, "chaupar");
-        assert!(net.command.contains("--out crates/ai/weights/net-chaupar.json"));
+        assert!(net
+            .command
+            .contains("--out crates/ai/weights/net-chaupar.json"));
         assert!(net.w2.iter().any(|w| *w != 0.0), "trained");
         assert!(Net::embedded(Preset::Chausar).is_none());
         assert!(Net::embedded(Preset::Classic).is_none());

@@ -1,5 +1,6 @@
 //! The simulator plays exactly the recorded games: every game of a few small
-//! fixed runs (random, greedy, the levels, the expert, uct; every preset; four
+//! fixed runs (random, greedy, the levels, the expert, uct, greedy with the
+//! network; every preset; four
 //! and two players), the record of one whole game and the weights of a short
 //! self-play training are compared with the
 //! results checked in as `tests/data/sim_games.json`. Making the simulator
@@ -41,6 +42,7 @@ fn played() -> serde_json::Value {
         run(Preset::Classic, 2, 8, "greedy", "random", 7),
         run(Preset::Chaupar, 4, 6, "greedy", "random", 7),
         run(Preset::Chausar, 4, 4, "level1", "level2", 4),
+        run(Preset::Chaupar, 4, 4, "greedy-net", "greedy", 9),
         SimConfig {
             max_turns: 30,
             ..run(Preset::Chaupar, 4, 2, "expert", "greedy", 3)

@@ -353,18 +353,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_piece_counts_once_wherever_it_stands() {
-        let pos = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
-        let side = sides(&pos)[0];
-        let v = view(&pos, side, &[0.0; NF]);
-        let pieces: f32 = v
+    /// How many pieces a side's view of `pos` counts.
+    fn pieces_seen(pos: &Position, side: Side) -> f32 {
+        view(pos, side, &[0.0; NF])
             .inputs()
             .iter()
             .filter(|(i, _)| (*i as usize) < 4 * SLOT && (*i as usize) % SLOT < 19)
             .map(|(_, x)| x * 2.0)
-            .sum();
-        assert!((pieces - 16.0).abs() < 1e-5);
+            .sum()
+    }
+
+    #[test]
+    fn a_piece_counts_once_wherever_it_stands() {
+        let pos = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
+        assert!((pieces_seen(&pos, sides(&pos)[0]) - 16.0).abs() < 1e-5);
         for p in 0..=HOME {
             let mut counts = [0f32; 19];
             band_counts(&[p], &mut counts);
@@ -377,14 +379,7 @@ mod tests {
         let preset = Preset::Chaupar;
         let pos = some_positions(preset, 4)[30];
         for side in sides(&pos) {
-            let v = view(&pos, side, &[0.0; NF]);
-            let pieces: f32 = v
-                .inputs()
-                .iter()
-                .filter(|(i, _)| (*i as usize) < 4 * SLOT && (*i as usize) % SLOT < 19)
-                .map(|(_, x)| x * 2.0)
-                .sum();
-            assert_eq!(pieces, 16.0);
+            assert!((pieces_seen(&pos, side) - 16.0).abs() < 1e-5);
         }
         let net = Net::new(preset, Weights::embedded(preset), 4, 5);
         assert_eq!(Net::from_json(&net.to_json()).unwrap(), net);

@@ -113,35 +113,27 @@ fn bad_settings_are_refused_and_write_nothing() {
         assert!(err.contains(says), "{extra:?}: {err}");
         assert!(!out.exists(), "{extra:?} wrote nothing");
     }
-    let linear = chaupar(
-        &[
-            "train",
-            "--rules",
-            "chaupar",
-            "--games",
-            "1",
-            "--from",
-            "x.json",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(String::from_utf8_lossy(&linear.stderr).contains("--from goes with --model net"));
-    let linear = chaupar(
-        &[
-            "train",
-            "--rules",
-            "chaupar",
-            "--games",
-            "1",
-            "--rollouts",
-            "4",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(String::from_utf8_lossy(&linear.stderr).contains("--rollouts goes with --model net"));
+    // Options of the network refused for the linear model.
+    for (flag, value) in [("--from", "x.json"), ("--rollouts", "4")] {
+        let linear = chaupar(
+            &[
+                "train",
+                "--rules",
+                "chaupar",
+                "--games",
+                "1",
+                flag,
+                value,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "",
+        );
+        let err = String::from_utf8_lossy(&linear.stderr);
+        assert!(
+            err.contains(&format!("{flag} goes with --model net")),
+            "{err}"
+        );
+    }
     assert!(!out.exists());
 }

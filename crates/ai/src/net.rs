@@ -209,15 +209,16 @@ impl Net {
     }
 
     /// The embedded trained network of a preset, if one was trained (the file
-    /// holds the command that made it): `chaupar` so far.
+    /// holds the command that made it): `chaupar` and `classic` so far.
     pub fn embedded(preset: Preset) -> Option<&'static Net> {
-        static N: OnceLock<Option<Net>> = OnceLock::new();
-        match preset {
-            Preset::Chaupar => N
-                .get_or_init(|| Net::from_json(include_str!("../weights/net-chaupar.json")).ok())
-                .as_ref(),
-            Preset::Chausar | Preset::Classic => None,
-        }
+        static CHAUPAR: OnceLock<Option<Net>> = OnceLock::new();
+        static CLASSIC: OnceLock<Option<Net>> = OnceLock::new();
+        let (cell, text) = match preset {
+            Preset::Chaupar => (&CHAUPAR, include_str!("../weights/net-chaupar.json")),
+            Preset::Classic => (&CLASSIC, include_str!("../weights/net-classic.json")),
+            Preset::Chausar => return None,
+        };
+        cell.get_or_init(|| Net::from_json(text).ok()).as_ref()
     }
 
     /// The hidden layer's pre-activations for a view.
@@ -319,8 +320,9 @@ mod tests {
             .command
             .contains("--out crates/ai/weights/net-chaupar.json"));
         assert!(net.w2.iter().any(|w| *w != 0.0), "trained");
+        let classic = Net::embedded(Preset::Classic).expect("classic's network");
+        assert_eq!(classic.preset, "classic");
         assert!(Net::embedded(Preset::Chausar).is_none());
-        assert!(Net::embedded(Preset::Classic).is_none());
     }
 
     #[test]

@@ -3,10 +3,13 @@
 //! step by step that skips repeated orders gives the plain search's plays in the
 //! same order.
 
+mod common;
+
 use std::collections::HashSet;
 
 use chaupar_core::dice::distinct_throws;
-use chaupar_core::{Game, Generator, Position, Preset, Rules};
+use chaupar_core::{Generator, Position, Preset, Rules};
+use common::position_after;
 use proptest::prelude::*;
 
 /// Cases per property: the default, or PROPTEST_CASES for a longer hunt.
@@ -16,7 +19,6 @@ fn cases(default: u32) -> u32 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
-use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
     (
@@ -47,22 +49,6 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         )
 }
 
-/// The position after `turns` random plays of a seeded game, if it goes on.
-fn position_after(rules: Rules, seed: u64, turns: usize, g: &mut Generator) -> Option<Position> {
-    let mut game = Game::new(rules, 4, seed).unwrap();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..turns {
-        if game.position().to_move().is_none() {
-            break;
-        }
-        let t = game.throw().unwrap();
-        let n = g.generate(game.position(), t).unwrap();
-        game.play(g.steps(rng.next_u32() as usize % n)).unwrap();
-    }
-    let pos = *game.position();
-    pos.to_move().is_some().then_some(pos)
-}
-
 fn positions(p: &Generator, n: usize) -> HashSet<Position> {
     (0..n).map(|i| *p.position(i)).collect()
 }
@@ -74,7 +60,7 @@ proptest! {
     fn split_total_fast_path_equals_plain_search(rules in rules_strategy(), seed in any::<u64>(), turns in 0usize..250) {
         let mut fast = Generator::new();
         let mut plain = Generator::new();
-        let Some(pos) = position_after(rules, seed, turns, &mut fast) else {
+        let Some(pos) = position_after(rules, 4, seed, seed, turns as u64, &mut fast) else {
             return Ok(());
         };
         for (t, _) in distinct_throws(rules.faces).into_iter().step_by(3) {
@@ -133,7 +119,7 @@ proptest! {
     fn step_search_equals_plain_search_in_order(rules in step_rules_strategy(), seed in any::<u64>(), turns in 0usize..200) {
         let mut fast = Generator::new();
         let mut plain = Generator::new();
-        let Some(pos) = position_after(rules, seed, turns, &mut fast) else {
+        let Some(pos) = position_after(rules, 4, seed, seed, turns as u64, &mut fast) else {
             return Ok(());
         };
         for (t, _) in distinct_throws(rules.faces).into_iter().step_by(2) {

@@ -3,9 +3,11 @@
 //! Regenerate (only after a deliberate rule change) with
 //! `CHAUPAR_WRITE_PERFT=1 cargo test -p chaupar-core --test perft`.
 
+mod common;
+
 use chaupar_core::dice::distinct_throws;
-use chaupar_core::{notation, Game, Generator, Preset, Rules, Throw};
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use chaupar_core::{notation, Generator, Preset, Rules, Throw};
+use common::position_after;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
 
@@ -21,20 +23,9 @@ fn lines() -> Vec<String> {
         let rules = Rules::preset(preset);
         let throws = distinct_throws(rules.faces);
         for k in 0..12u64 {
-            let mut game = Game::new(rules, players, 1000 + k).unwrap();
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k);
-            for _ in 0..(k * 9) {
-                if game.position().to_move().is_none() {
-                    break;
-                }
-                let t = game.throw().unwrap();
-                let n = g.generate(game.position(), t).unwrap();
-                game.play(g.steps(rng.next_u32() as usize % n)).unwrap();
-            }
-            let pos = *game.position();
-            if pos.to_move().is_none() {
+            let Some(pos) = position_after(rules, players, 1000 + k, k, k * 9, &mut g) else {
                 continue;
-            }
+            };
             for j in [0usize, 5, 11, 19] {
                 let t: Throw = throws[j % throws.len()].0;
                 let n = g.generate(&pos, t).unwrap();

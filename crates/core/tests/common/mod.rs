@@ -1,9 +1,12 @@
-//! Helpers shared by the rule scenario tests.
+//! Helpers shared by the core's tests.
 #![allow(dead_code)]
 
 use chaupar_core::board::{progress_on, square};
 use chaupar_core::notation::{parse_play, parse_position, parse_step};
-use chaupar_core::{legal_plays, Colour, Illegal, Play, Position, Throw, Turn};
+use chaupar_core::{
+    legal_plays, Colour, Game, Generator, Illegal, Play, Position, Rules, Throw, Turn,
+};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 /// A position from its text form.
 pub fn pos(text: &str) -> Position {
@@ -57,4 +60,29 @@ pub fn after(p: &Position, t: Throw, text: &str) -> Position {
     play(p, t, text)
         .unwrap_or_else(|e| panic!("{text}: {e}"))
         .position
+}
+
+/// The position after up to `turns` plays of game `game_seed` (its own dice),
+/// each play drawn uniformly by a ChaCha8 seeded with `pick_seed` among those `g`
+/// lists; `None` when the game is over by then.
+pub fn position_after(
+    rules: Rules,
+    players: u8,
+    game_seed: u64,
+    pick_seed: u64,
+    turns: u64,
+    g: &mut Generator,
+) -> Option<Position> {
+    let mut game = Game::new(rules, players, game_seed).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(pick_seed);
+    for _ in 0..turns {
+        if game.position().to_move().is_none() {
+            break;
+        }
+        let t = game.throw().unwrap();
+        let n = g.generate(game.position(), t).unwrap();
+        game.play(g.steps(rng.next_u32() as usize % n)).unwrap();
+    }
+    let pos = *game.position();
+    pos.to_move().is_some().then_some(pos)
 }

@@ -307,7 +307,7 @@ impl Generator {
         // Parts that are legal now, capture nothing and land on no unit's start
         // play in any order; the checks below would keep the order given.
         if moving.iter().all(|&i| table.cell(i, parts[i]).simple) {
-            self.apply_independent(node, units, table, parts, moving, table.others);
+            self.apply_independent(node, units, table, parts, moving);
             return;
         }
         // A capture sets the flag for having captured, which may change where (or
@@ -389,7 +389,7 @@ impl Generator {
                 None => return,
             }
         }
-        self.apply_independent(node, units, table, parts, &order[..k], table.others);
+        self.apply_independent(node, units, table, parts, &order[..k]);
     }
 
     /// Applies steps that do not interact (see [`Generator::try_assignment`]) in one go.
@@ -400,14 +400,12 @@ impl Generator {
         table: &TableView,
         parts: &[u8; 4],
         moving: &[usize],
-        others: u128,
     ) {
         let mut n = *node;
         let a = n.actor;
         let ai = a.index();
         // The steps, kept here until `leaf_after` finds the play new.
         let mut steps = [Unit::default().part_step(a, 0, 0); 4];
-        let mut landed = [u8::MAX; 4];
         let mut sum = 0;
         // (A stack a piece joined does not move again this turn, but the play ends
         // here: `finish` clears the turn's marks and sorts the pieces.)
@@ -422,14 +420,13 @@ impl Generator {
                     left -= 1;
                 }
             }
-            landed[k] = to;
             sum += by;
             steps[k] = u.part_step(a, to, by);
         }
         for (k, &i) in moving.iter().enumerate() {
             // Only a part that lands where enemies stand can capture.
             if table.cell(i, parts[i]).captures {
-                capture_among(&mut n, a, landed[k], others);
+                capture_among(&mut n, a, steps[k].to, table.others);
             }
         }
         n.pips -= sum;

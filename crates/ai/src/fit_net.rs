@@ -11,14 +11,13 @@
 
 use chaupar_core::dice::Dice;
 use chaupar_core::{Game, Generator, Position};
-use rayon::prelude::*;
 
 use crate::derive_seed;
 use crate::eval::{sides, Side, Weights};
 use crate::evaluator::Evaluator;
 use crate::net::Net;
 use crate::sim::dice_after_throw_off;
-use crate::train::TrainConfig;
+use crate::train::{in_batches, TrainConfig};
 use crate::train_net::learn_logit;
 use crate::Rng;
 
@@ -108,51 +107,47 @@ pub struct Labelled {
     pub position: Position,
     /// The share of its rollouts the first side won.
     pub target: f64,
-    /// Which throw of which game it comes from.
+    /// Which throw of which game it comes from (the seed of its rollouts).
     pub group: u64,
 }
 
 /// The labelled positions of [`fit_net`], the plays of one throw next to each
 /// other. `progress` is called with the games whose positions are labelled.
-pub fn rollout_targets(cfg: &FitConfig, mut progress: impl FnMut(usize)) -> Vec<Labelled> {
+pub fn rollout_targets(cfg: &FitConfig, progress: impl FnMut(usize)) -> Vec<Labelled> {
     let t = &cfg.train;
     let w = Weights::embedded(t.rules.preset);
     let mut out = Vec::new();
-    let batch = t.batch.max(1);
-    let mut done = 0;
-    while done < t.games {
-        let n = batch.min(t.games - done);
-        let labelled: Vec<Vec<Labelled>> = (done..done + n)
-            .into_par_iter()
-            .map(|g| {
-                let seed = derive_seed(t.seed, g as u64);
-                game_positions(cfg, w, seed)
-                    .into_iter()
-                    .map(|(turn, pos)| {
-                        let side = sides(&pos)[0];
-                        // The plays of one throw are rolled out with the same dice
-                        // (common random numbers): their differences are what a
-                        // greedy player needs, and they come out far less noisy.
-                        let base = derive_seed(seed, 1 + turn as u64);
-                        let won: f64 = (0..cfg.rollouts)
-                            .map(|r| {
-                                rollout(&pos, side, w, t.max_turns, derive_seed(base, r as u64))
-                            })
-                            .sum();
-                        Labelled {
-                            position: pos,
-                            target: won / cfg.rollouts.max(1) as f64,
-                            group: (g as u64) << 32 | turn as u64,
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        out.extend(labelled.into_iter().flatten());
-        done += n;
-        progress(done);
-    }
+    in_batches(
+        t,
+        &mut (),
+        |_, seed| Some(label_game(cfg, w, seed)),
+        |_, labelled, _| out.extend(labelled),
+        progress,
+    );
     out
+}
+
+/// The labelled positions of game `seed`.
+fn label_game(cfg: &FitConfig, w: &Weights, seed: u64) -> Vec<Labelled> {
+    let max_turns = cfg.train.max_turns;
+    game_positions(cfg, w, seed)
+        .into_iter()
+        .map(|(turn, pos)| {
+            let side = sides(&pos)[0];
+            // The plays of one throw are rolled out with the same dice (common
+            // random numbers): their differences are what a greedy player needs,
+            // and they come out far less noisy. The seed names the throw too.
+            let base = derive_seed(seed, 1 + turn as u64);
+            let won: f64 = (0..cfg.rollouts)
+                .map(|r| rollout(&pos, side, w, max_turns, derive_seed(base, r as u64)))
+                .sum();
+            Labelled {
+                position: pos,
+                target: won / cfg.rollouts.max(1) as f64,
+                group: base,
+            }
+        })
+        .collect()
 }
 
 /// Fits `net` to `data`: `epochs` passes of stochastic gradient descent with

@@ -263,7 +263,15 @@ fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
         Some(file) => {
             let text =
                 std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-            Net::from_json(&text).map_err(|e| format!("{file}: {e}"))?
+            let net = Net::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+            if net.preset != rules.preset.name() {
+                return Err(format!(
+                    "{file} holds a network for {}, not {}",
+                    net.preset,
+                    rules.preset.name()
+                ));
+            }
+            net
         }
         None => Net::new(
             rules.preset,

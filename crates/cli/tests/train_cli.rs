@@ -66,6 +66,29 @@ fn a_network_is_trained_reproducibly_and_plays() {
     );
     let summary: Value = serde_json::from_slice(&more.stdout).unwrap();
     assert_eq!(summary["games"], 6);
+    // A network goes on only under the rules it was made for.
+    let other = chaupar(
+        &[
+            "train",
+            "--model",
+            "net",
+            "--rules",
+            "classic",
+            "--games",
+            "1",
+            "--from",
+            a.to_str().unwrap(),
+            "--out",
+            temp("e.json").to_str().unwrap(),
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        err.contains("holds a network for chaupar, not classic"),
+        "{err}"
+    );
+    assert!(!temp("e.json").exists());
     // Fitted to rollout targets instead of learned by TD.
     let d = temp("d.json");
     let fit = train(&d, &["--rollouts", "2", "--every", "20", "--epochs", "2"]);

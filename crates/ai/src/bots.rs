@@ -3,11 +3,9 @@
 //! Which bot a name stands for is [`crate::BotSpec`]'s job; plain UCT is in
 //! [`crate::uct`].
 
-use std::sync::Arc;
-
 use chaupar_core::{Generator, Play, Position, Throw};
 
-use crate::eval::{Side, Weights};
+use crate::eval::Side;
 use crate::evaluator::{first_best, Evaluator};
 use crate::model::Model;
 use crate::search::{SearchConfig, Searcher};
@@ -80,11 +78,6 @@ impl GreedyBot {
         }
     }
 
-    /// Evaluates with these weights instead of the embedded ones.
-    pub fn with_weights(self, weights: Arc<Weights>) -> GreedyBot {
-        self.with_model(Model::Linear(Some(weights)))
-    }
-
     /// Evaluates with this model instead of the embedded linear one.
     pub fn with_model(mut self, model: Model) -> GreedyBot {
         self.model = model;
@@ -110,11 +103,11 @@ impl GreedyBot {
     fn best_of<'a>(&mut self, pos: &Position, after: impl Iterator<Item = &'a Position>) -> usize {
         let Some(m) = pos.to_move() else { return 0 };
         let side = Side::of(pos, m);
-        let weights = self.model.resolve(pos.rules().preset);
+        let model = self.model.resolve(pos.rules().preset);
         let (noise, rng) = (self.noise, &mut self.rng);
         // One noise draw per play, in order, after its evaluation.
         let values = after.map(|p| {
-            let v = weights.win_chance(p, side);
+            let v = model.win_chance(p, side);
             if noise > 0.0 {
                 v + rng.normal(noise)
             } else {
@@ -151,11 +144,6 @@ impl ExpertBot {
         }
     }
 
-    /// Searches with these weights instead of the embedded ones.
-    pub fn with_weights(self, weights: Arc<Weights>) -> ExpertBot {
-        self.with_model(Model::Linear(Some(weights)))
-    }
-
     /// Searches with this model instead of the embedded linear one.
     pub fn with_model(mut self, model: Model) -> ExpertBot {
         self.model = model;
@@ -182,14 +170,14 @@ impl Bot for ExpertBot {
         if plays.len() <= 1 {
             return 0;
         }
-        let weights = self.model.resolve(pos.rules().preset);
+        let model = self.model.resolve(pos.rules().preset);
         if self.noise > 0.0 {
             let sd = self.noise;
             let rng = &mut self.rng;
             let mut f = move || rng.normal(sd);
-            self.searcher.choose(pos, plays, &weights, Some(&mut f))
+            self.searcher.choose(pos, plays, &model, Some(&mut f))
         } else {
-            self.searcher.choose(pos, plays, &weights, None)
+            self.searcher.choose(pos, plays, &model, None)
         }
     }
 }

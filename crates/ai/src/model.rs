@@ -39,9 +39,7 @@ impl Model {
             Ok(Model::Linear(Some(Arc::new(Weights::from_json(text)?))))
         }
     }
-}
 
-impl Model {
     /// The evaluation for positions of `preset`, looked up once (a bot does it
     /// once per decision).
     pub fn resolve(&self, preset: Preset) -> Resolved<'_> {
@@ -72,11 +70,5 @@ impl Evaluator for Resolved<'_> {
             Resolved::Linear(w) => win_chance_with(pos, side, w),
             Resolved::Net(n) => n.win_chance(pos, side),
         }
-    }
-}
-
-impl Evaluator for Model {
-    fn win_chance(&self, pos: &Position, side: Side) -> f64 {
-        self.resolve(pos.rules().preset).win_chance(pos, side)
     }
 }

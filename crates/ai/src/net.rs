@@ -74,13 +74,6 @@ pub(crate) struct View {
 }
 
 impl View {
-    fn push(&mut self, i: usize, x: f32) {
-        if x != 0.0 && self.len < MAX_ACTIVE {
-            self.active[self.len] = (i as u16, x);
-            self.len += 1;
-        }
-    }
-
     /// The inputs that are not zero.
     pub(crate) fn inputs(&self) -> &[(u16, f32)] {
         &self.active[..self.len]
@@ -100,26 +93,97 @@ fn slots(side: Side) -> [Colour; 4] {
     out
 }
 
+/// Where a piece on the way counts: (first band input, its share there, its
+/// share in the next band); the last band takes a piece whole (share 0 next).
+#[derive(Clone, Copy)]
+struct BandShare {
+    band: u8,
+    here: f32,
+    next: f32,
+}
+
+/// [`BandShare`] of every progress value on the way (1 to `HOME` - 1), computed
+/// once: `(p - 1) / 5` split between the two bands nearest it.
+fn band_shares() -> &'static [BandShare; HOME as usize] {
+    static SHARES: OnceLock<[BandShare; HOME as usize]> = OnceLock::new();
+    SHARES.get_or_init(|| {
+        let mut out = [BandShare {
+            band: 0,
+            here: 0.0,
+            next: 0.0,
+        }; HOME as usize];
+        for (p, share) in out.iter_mut().enumerate().skip(1) {
+            let x = (p as f32 - 1.0) / 5.0;
+            let band = x as usize;
+            *share = if band >= 16 {
+                BandShare {
+                    band: 17,
+                    here: 1.0,
+                    next: 0.0,
+                }
+            } else {
+                let frac = x - band as f32;
+                BandShare {
+                    band: 1 + band as u8,
+                    here: 1.0 - frac,
+                    next: frac,
+                }
+            };
+        }
+        out
+    })
+}
+
 /// Adds pieces at these progress values to `counts`: the Charkoni (0), 17
 /// bands along the way, home (18). A piece on the way counts in the two bands
 /// nearest its progress, in proportion, so that a step across a band's edge
 /// changes the inputs smoothly, not by a jump.
 fn band_counts(pieces: &[u8], counts: &mut [f32; 19]) {
+    let shares = band_shares();
     for &p in pieces {
         match p {
             START => counts[0] += 1.0,
             HOME.. => counts[18] += 1.0,
             p => {
-                let x = (p as f32 - 1.0) / 5.0;
-                let band = x as usize;
-                if band >= 16 {
-                    counts[17] += 1.0;
-                } else {
-                    let frac = x - band as f32;
-                    counts[1 + band] += 1.0 - frac;
-                    counts[2 + band] += frac;
+                let s = shares[p as usize];
+                let b = s.band as usize;
+                counts[b] += s.here;
+                if b < 17 {
+                    counts[b + 1] += s.next;
                 }
             }
+        }
+    }
+}
+
+/// Calls `add` with each input of side `side`'s view of `pos` (features `f`)
+/// that is not zero, in the order of the inputs.
+#[inline]
+fn for_each_input(pos: &Position, side: Side, f: &[f64; NF], mut add: impl FnMut(usize, f32)) {
+    let present = pos.colours();
+    for (j, c) in slots(side).into_iter().enumerate() {
+        if !present.has(c) {
+            continue;
+        }
+        let base = j * SLOT;
+        let mut counts = [0f32; 19];
+        band_counts(pos.pieces(c), &mut counts);
+        for (k, n) in counts.iter().enumerate() {
+            if *n != 0.0 {
+                add(base + k, n * 0.5);
+            }
+        }
+        if pos.to_move() == Some(c) {
+            add(base + 19, 1.0);
+        }
+        if pos.has_captured(c) {
+            add(base + 20, 1.0);
+        }
+    }
+    for (i, x) in f.iter().enumerate() {
+        let x = *x as f32;
+        if x != 0.0 {
+            add(4 * SLOT + i, x);
         }
     }
 }
@@ -130,28 +194,26 @@ pub(crate) fn view(pos: &Position, side: Side, f: &[f64; NF]) -> View {
         active: [(0, 0.0); MAX_ACTIVE],
         len: 0,
     };
-    let present = pos.colours();
-    for (j, c) in slots(side).into_iter().enumerate() {
-        if !present.has(c) {
-            continue;
-        }
-        let base = j * SLOT;
-        let mut counts = [0f32; 19];
-        band_counts(pos.pieces(c), &mut counts);
-        for (k, n) in counts.iter().enumerate() {
-            v.push(base + k, n * 0.5);
-        }
-        if pos.to_move() == Some(c) {
-            v.push(base + 19, 1.0);
-        }
-        if pos.has_captured(c) {
-            v.push(base + 20, 1.0);
-        }
-    }
-    for (i, x) in f.iter().enumerate() {
-        v.push(4 * SLOT + i, *x as f32);
-    }
+    v.len = fill_inputs(pos, side, f, &mut v.active);
     v
+}
+
+/// Writes the inputs of [`view`] into `out` and returns how many there are.
+#[inline]
+fn fill_inputs(
+    pos: &Position,
+    side: Side,
+    f: &[f64; NF],
+    out: &mut [(u16, f32); MAX_ACTIVE],
+) -> usize {
+    let mut n = 0;
+    for_each_input(pos, side, f, |i, x| {
+        if n < MAX_ACTIVE {
+            out[n] = (i as u16, x);
+            n += 1;
+        }
+    });
+    n
 }
 
 fn sigmoid(z: f64) -> f64 {
@@ -224,23 +286,47 @@ impl Net {
     /// The hidden layer's pre-activations for a view.
     pub(crate) fn hidden_sums(&self, v: &View, out: &mut [f32]) {
         out.copy_from_slice(&self.b1);
-        let h = self.hidden;
         for &(i, x) in v.inputs() {
-            let row = &self.w1[i as usize * h..(i as usize + 1) * h];
-            for (o, w) in out.iter_mut().zip(row) {
-                *o += x * w;
-            }
+            self.add_input(i as usize, x, out);
         }
     }
 
-    /// g of a view: v · relu(W x + b).
-    pub(crate) fn score(&self, v: &View, scratch: &mut [f32]) -> f64 {
-        self.hidden_sums(v, scratch);
-        scratch
-            .iter()
-            .zip(&self.w2)
-            .map(|(a, w)| a.max(0.0) * w)
-            .sum::<f32>() as f64
+    /// Adds input `i` of value `x` to the hidden layer's sums `out`.
+    #[inline]
+    fn add_input(&self, i: usize, x: f32, out: &mut [f32]) {
+        let h = self.hidden;
+        let row = &self.w1[i * h..(i + 1) * h];
+        for (o, w) in out.iter_mut().zip(row) {
+            *o += x * w;
+        }
+    }
+
+    /// g of side `side` in `pos` (features `f`): v · relu(W x + b).
+    fn score_of(&self, pos: &Position, side: Side, f: &[f64; NF], scratch: &mut [f32]) -> f64 {
+        let mut inputs = [(0u16, 0f32); MAX_ACTIVE];
+        let n = fill_inputs(pos, side, f, &mut inputs);
+        let inputs = &inputs[..n];
+        if self.hidden == HIDDEN {
+            // The usual width: the sums stay in registers while every input is
+            // added (each sum in the same order as one input at a time).
+            let mut acc = [0.0f32; HIDDEN];
+            acc.copy_from_slice(&self.b1);
+            for &(i, x) in inputs {
+                let at = i as usize * HIDDEN;
+                if let Ok(row) = <&[f32; HIDDEN]>::try_from(&self.w1[at..at + HIDDEN]) {
+                    for (a, w) in acc.iter_mut().zip(row) {
+                        *a += x * w;
+                    }
+                }
+            }
+            scratch.copy_from_slice(&acc);
+        } else {
+            scratch.copy_from_slice(&self.b1);
+            for &(i, x) in inputs {
+                self.add_input(i as usize, x, scratch);
+            }
+        }
+        relu_dot(scratch, &self.w2)
     }
 
     /// z of `side` in `pos` (the logit of its win chance).
@@ -258,7 +344,7 @@ impl Net {
             .sum();
         let mut others = 0.0;
         for j in 0..n {
-            let g = self.score(&view(pos, sides[j], &feats[j]), scratch);
+            let g = self.score_of(pos, sides[j], &feats[j], scratch);
             if j == k {
                 z += g;
             } else {
@@ -270,6 +356,11 @@ impl Net {
         }
         z
     }
+}
+
+/// v · relu(a): the hidden layer's score from its sums `a`.
+fn relu_dot(a: &[f32], v: &[f32]) -> f64 {
+    a.iter().zip(v).map(|(a, w)| a.max(0.0) * w).sum::<f32>() as f64
 }
 
 impl Evaluator for Net {

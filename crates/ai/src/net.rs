@@ -283,30 +283,10 @@ impl Net {
         cell.get_or_init(|| Net::from_json(text).ok()).as_ref()
     }
 
-    /// The hidden layer's pre-activations for a view.
-    pub(crate) fn hidden_sums(&self, v: &View, out: &mut [f32]) {
-        out.copy_from_slice(&self.b1);
-        for &(i, x) in v.inputs() {
-            self.add_input(i as usize, x, out);
-        }
-    }
-
-    /// Adds input `i` of value `x` to the hidden layer's sums `out`.
-    #[inline]
-    fn add_input(&self, i: usize, x: f32, out: &mut [f32]) {
+    /// The hidden layer's pre-activations for a view's inputs.
+    pub(crate) fn hidden_sums(&self, inputs: &[(u16, f32)], out: &mut [f32]) {
         let h = self.hidden;
-        let row = &self.w1[i * h..(i + 1) * h];
-        for (o, w) in out.iter_mut().zip(row) {
-            *o += x * w;
-        }
-    }
-
-    /// g of side `side` in `pos` (features `f`): v · relu(W x + b).
-    fn score_of(&self, pos: &Position, side: Side, f: &[f64; NF], scratch: &mut [f32]) -> f64 {
-        let mut inputs = [(0u16, 0f32); MAX_ACTIVE];
-        let n = fill_inputs(pos, side, f, &mut inputs);
-        let inputs = &inputs[..n];
-        if self.hidden == HIDDEN {
+        if let (Ok(out), true) = (<&mut [f32; HIDDEN]>::try_from(&mut *out), h == HIDDEN) {
             // The usual width: the sums stay in registers while every input is
             // added (each sum in the same order as one input at a time).
             let mut acc = [0.0f32; HIDDEN];
@@ -319,14 +299,28 @@ impl Net {
                     }
                 }
             }
-            scratch.copy_from_slice(&acc);
-        } else {
-            scratch.copy_from_slice(&self.b1);
-            for &(i, x) in inputs {
-                self.add_input(i as usize, x, scratch);
+            *out = acc;
+            return;
+        }
+        out.copy_from_slice(&self.b1);
+        for &(i, x) in inputs {
+            let row = &self.w1[i as usize * h..(i as usize + 1) * h];
+            for (o, w) in out.iter_mut().zip(row) {
+                *o += x * w;
             }
         }
-        relu_dot(scratch, &self.w2)
+    }
+
+    /// g of side `side` in `pos` (features `f`): v · relu(W x + b).
+    fn score_of(&self, pos: &Position, side: Side, f: &[f64; NF], scratch: &mut [f32]) -> f64 {
+        let mut inputs = [(0u16, 0f32); MAX_ACTIVE];
+        let n = fill_inputs(pos, side, f, &mut inputs);
+        self.hidden_sums(&inputs[..n], scratch);
+        scratch
+            .iter()
+            .zip(&self.w2)
+            .map(|(a, w)| a.max(0.0) * w)
+            .sum::<f32>() as f64
     }
 
     /// z of `side` in `pos` (the logit of its win chance).
@@ -356,11 +350,6 @@ impl Net {
         }
         z
     }
-}
-
-/// v · relu(a): the hidden layer's score from its sums `a`.
-fn relu_dot(a: &[f32], v: &[f32]) -> f64 {
-    a.iter().zip(v).map(|(a, w)| a.max(0.0) * w).sum::<f32>() as f64
 }
 
 impl Evaluator for Net {

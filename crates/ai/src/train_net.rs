@@ -76,7 +76,7 @@ pub(crate) fn learn_logit(net: &mut Net, pos: &Position, side: Side, step: f64) 
     let mut sums = [[0.0f32; MAX_HIDDEN]; 4];
     let views: Vec<_> = (0..n).map(|j| view(pos, all[j], &feats[j])).collect();
     for j in 0..n {
-        net.hidden_sums(&views[j], &mut sums[j][..h]);
+        net.hidden_sums(views[j].inputs(), &mut sums[j][..h]);
     }
     let mut w2 = [0.0f32; MAX_HIDDEN];
     w2[..h].copy_from_slice(&net.w2);

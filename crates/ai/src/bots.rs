@@ -8,6 +8,7 @@ use chaupar_core::{Generator, Play, Position, Throw};
 use crate::eval::Side;
 use crate::evaluator::{first_best, Evaluator};
 use crate::model::Model;
+use crate::race::ExactRaces;
 use crate::search::{SearchConfig, Searcher};
 use crate::{Limits, Rng};
 
@@ -170,7 +171,7 @@ impl Bot for ExpertBot {
         if plays.len() <= 1 {
             return 0;
         }
-        let model = self.model.resolve(pos.rules().preset);
+        let model = ExactRaces(self.model.resolve(pos.rules().preset));
         if self.noise > 0.0 {
             let sd = self.noise;
             let rng = &mut self.rng;

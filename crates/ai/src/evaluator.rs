@@ -45,6 +45,13 @@ pub trait Evaluator {
     }
 }
 
+/// A reference evaluates as what it refers to.
+impl<E: Evaluator> Evaluator for &E {
+    fn win_chance(&self, pos: &Position, side: Side) -> f64 {
+        (**self).win_chance(pos, side)
+    }
+}
+
 /// The learned logistic model of [`crate::eval`].
 impl Evaluator for Weights {
     fn win_chance(&self, pos: &Position, side: Side) -> f64 {

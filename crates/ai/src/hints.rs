@@ -5,6 +5,7 @@
 use chaupar_core::{Play, Position, Throw, Turn};
 
 use crate::eval::{win_chance, Side, Weights};
+use crate::race::{race_win_chance, ExactRaces};
 use crate::search::{SearchConfig, Searcher};
 
 /// One play with its estimated value, as [`hint`] ranks them.
@@ -18,6 +19,9 @@ pub struct RankedPlay {
     pub win: f64,
     /// The best play's win chance minus this one's (0 for the best).
     pub loss: f64,
+    /// Whether `win` is exact: the play leads to a column race
+    /// ([`crate::race`]), valued from its finishing distributions.
+    pub exact: bool,
 }
 
 /// Every distinct play ranked best first by estimated win chance of the mover's team (0..1), with loss against the best.
@@ -50,12 +54,20 @@ pub fn rank_plays(pos: &Position, plays: Vec<Play>, config: &SearchConfig) -> Ve
     if plays.is_empty() {
         return Vec::new();
     }
-    let weights = Weights::embedded(pos.rules().preset);
+    let weights = ExactRaces(Weights::embedded(pos.rules().preset));
     let mut s = Searcher::new(SearchConfig {
         prune: false,
         ..config.clone()
     });
-    let (stat, searched) = s.analyse(pos, &plays, weights, None);
+    let (stat, searched) = s.analyse(pos, &plays, &weights, None);
+    // A play into a column race has its exact value.
+    let exact: Vec<Option<f64>> = plays
+        .iter()
+        .map(|p| {
+            let side = Side::of(pos, pos.to_move()?);
+            race_win_chance(&p.position, side)
+        })
+        .collect();
     let pairs: Vec<(f64, f64)> = stat
         .iter()
         .zip(&searched)
@@ -68,9 +80,10 @@ pub fn rank_plays(pos: &Position, plays: Vec<Play>, config: &SearchConfig) -> Ve
     };
     let floor = pairs.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
     let wins: Vec<f64> = (0..plays.len())
-        .map(|i| match searched[i] {
-            Some(v) => v.clamp(0.0, 1.0),
-            None => (stat[i] + shift).min(floor).clamp(0.0, 1.0),
+        .map(|i| match (exact[i], searched[i]) {
+            (Some(v), _) => v.clamp(0.0, 1.0),
+            (None, Some(v)) => v.clamp(0.0, 1.0),
+            (None, None) => (stat[i] + shift).min(floor).clamp(0.0, 1.0),
         })
         .collect();
     let mut out: Vec<RankedPlay> = plays
@@ -81,6 +94,7 @@ pub fn rank_plays(pos: &Position, plays: Vec<Play>, config: &SearchConfig) -> Ve
             play,
             win: wins[i],
             loss: 0.0,
+            exact: exact[i].is_some(),
         })
         .collect();
     out.sort_by(|a, b| b.win.total_cmp(&a.win).then(a.index.cmp(&b.index)));

@@ -24,6 +24,7 @@
 //! | [`fit_net`] | fitting the network to rollout targets |
 //! | [`review_svg`] | a review drawn as a win-chance graph (SVG) |
 //! | [`puzzles`] | positions from expert self-play where one play is clearly best |
+//! | [`race`] | exact column races: finishing distributions by dynamic programming |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -35,6 +36,7 @@ mod hints;
 mod model;
 pub mod net;
 pub mod puzzles;
+pub mod race;
 pub mod review;
 pub mod review_svg;
 mod rng;

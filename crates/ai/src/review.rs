@@ -63,6 +63,9 @@ pub struct TurnReview {
     pub verdict: String,
     /// Luck of the throw (see the module documentation).
     pub luck: f64,
+    /// Whether `win` and `best_win` are exact: every play led to a column race
+    /// ([`crate::race`]).
+    pub exact: bool,
 }
 
 /// One side's totals.
@@ -145,6 +148,7 @@ pub fn review_until(game: &Game, config: &SearchConfig, stop: &dyn Fn() -> bool)
             None => (0.5, 0.5, String::new()),
         };
         let loss = (best_win - win).max(0.0);
+        let exact = !ranked.is_empty() && ranked.iter().all(|r| r.exact);
         // Luck.
         let actual = best_static(&mut gen, &pos, t.throw, side, weights);
         let mut mean = 0.0;
@@ -163,6 +167,7 @@ pub fn review_until(game: &Game, config: &SearchConfig, stop: &dyn Fn() -> bool)
             loss,
             verdict: if choices > 1 { verdict(loss) } else { "" }.into(),
             luck: actual - mean,
+            exact,
         });
         pos = t.after;
     }
@@ -221,6 +226,15 @@ impl Review {
                 t.luck,
                 if t.loss > 0.0 { t.best.as_str() } else { "" }
             ));
+            if t.exact {
+                // Replace the line's end: the values are exact.
+                s.pop();
+                s.push_str(if t.loss > 0.0 {
+                    "  (exact)\n"
+                } else {
+                    "(exact)\n"
+                });
+            }
         }
         s.push_str(&format!(
             "\nthresholds (loss in win chance): doubtful >= {DOUBTFUL}, bad >= {BAD}, very bad >= {VERY_BAD}\n"

@@ -342,6 +342,7 @@ mod tests {
             loss,
             verdict: crate::review::verdict(loss).into(),
             luck: 0.0,
+            exact: false,
         }
     }
 

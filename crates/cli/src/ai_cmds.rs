@@ -167,6 +167,7 @@ pub fn hint(a: HintArgs) -> Result<(), String> {
                     m.insert("index".into(), r.index.into());
                     m.insert("win".into(), r.win.into());
                     m.insert("loss".into(), r.loss.into());
+                    m.insert("exact".into(), r.exact.into());
                 }
                 v
             })
@@ -184,11 +185,12 @@ pub fn hint(a: HintArgs) -> Result<(), String> {
         ));
         for (k, r) in ranked.iter().enumerate() {
             emit(&format!(
-                "{:>4} {:<36} {:>7.2} {:>7.4}\n",
+                "{:>4} {:<36} {:>7.2} {:>7.4}{}\n",
                 k + 1,
                 notation::play_text(&pos, throw, &r.play.steps),
                 100.0 * r.win,
-                r.loss
+                r.loss,
+                if r.exact { "  exact" } else { "" }
             ));
         }
     }

@@ -9,6 +9,7 @@ mod ai_cmds;
 mod bench_server_cmd;
 mod draw;
 mod puzzles_cmd;
+mod race_cmd;
 mod serve_cmd;
 
 use chaupar_core::rules::OPTIONS;
@@ -74,6 +75,8 @@ enum Command {
     BenchServer(bench_server_cmd::BenchServerArgs),
     /// Find puzzles in expert self-play: positions where one play is clearly best.
     Puzzles(puzzles_cmd::PuzzlesArgs),
+    /// Exact column races: every side's chance, or a class of races solved.
+    Race(race_cmd::RaceArgs),
 }
 
 /// Reads a file, or standard input for `-`.
@@ -286,6 +289,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve(a) => serve_cmd::serve(a),
         Command::BenchServer(_) => Ok(()), // handled in main (its own exit codes)
         Command::Puzzles(a) => puzzles_cmd::puzzles(a),
+        Command::Race(a) => race_cmd::race(a),
     }
 }
 

@@ -81,3 +81,43 @@ fn puzzles_refuses_bad_arguments() {
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
 }
+
+/// `chaupar race`: a column race's exact chances, a class solved, bad input refused.
+#[test]
+fn race_prints_exact_chances_and_solves_a_class() {
+    let pos = "chaupar 4 y Y80,84,84,84/R77,84,84,84/B82,83,84,84/G81,83,84,84 YRBG -";
+    let v = puzzles(&["race", pos, "--json"]);
+    let sides = v["sides"].as_array().expect("{\"sides\": [...]}");
+    assert_eq!(sides.len(), 2);
+    assert_eq!(sides[0]["side"], "yellow+black");
+    let total: f64 = sides.iter().map(|s| s["win"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-5, "{v}");
+    let c = puzzles(&[
+        "race",
+        "--rules",
+        "chausar",
+        "--players",
+        "2",
+        "--out",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(c["rules"], "chausar");
+    assert!(
+        c["states"].as_u64().unwrap() > 30
+            && c["solved"].as_u64().unwrap() >= c["states"].as_u64().unwrap(),
+        "{c}"
+    );
+    // Not a column race: the starting position, a piece on the tip.
+    for bad in [
+        "chaupar",
+        "chaupar 4 y Y76,84,84,84/R77,84,84,84/B82,83,84,84/G81,83,84,84 YRBG -",
+    ] {
+        let out = chaupar(&["race", bad], "");
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not a column race"));
+    }
+    let out = chaupar(&["race", "--out", "5"], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--out must be 1 to 4"));
+}

@@ -290,3 +290,41 @@ fn hints_and_review_value_plays_into_a_column_race_exactly() {
     assert!(t.exact);
     assert!((t.loss - worst.loss).abs() < 1e-12 && (t.best_win - ranked[0].win).abs() < 1e-12);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any column race of any preset, players and thrower: every side's chance
+    /// lies in 0..1 and they add up to 1 (one side always finishes first).
+    #[test]
+    fn the_chances_of_any_column_race_add_up_to_one(
+        preset in 0usize..3,
+        players in 2u8..=4,
+        colours in proptest::collection::vec(proptest::collection::vec(77u8..=84, 4), 4),
+        first in 0usize..4,
+    ) {
+        let rules = Rules::preset(Preset::ALL[preset]);
+        let Ok(start) = Position::new(rules, players) else { return Ok(()) };
+        let mut s = start.to_setup();
+        for c in Colour::ALL {
+            if s.pieces[c.index()].is_some() {
+                // At most two pieces out a colour keeps each case quick.
+                let mut v = colours[c.index()].clone();
+                v[2] = 84;
+                v[3] = 84;
+                s.pieces[c.index()] = Some(v);
+            }
+        }
+        s.captured = start.colours().iter().collect();
+        s.to_move = start.colours().iter().nth(first % start.colours().len());
+        let Ok(pos) = s.into_position() else { return Ok(()) };
+        proptest::prop_assert!(is_column_race(&pos) || pos.to_move().is_none());
+        if let Some(chances) = RaceSolver::with_limit(u64::MAX).win_chances(&pos) {
+            let total: f64 = chances.iter().map(|(_, v)| v).sum();
+            proptest::prop_assert!((total - 1.0).abs() < 1e-4, "{total}");
+            proptest::prop_assert!(chances.iter().all(|(_, v)| (-1e-9..=1.0 + 1e-9).contains(v)));
+        } else {
+            proptest::prop_assert!(pos.to_move().is_none());
+        }
+    }
+}

@@ -10,6 +10,8 @@ pub struct Ranked {
     pub play: Play,
     /// Chance of winning (0–1) after it.
     pub win: f64,
+    /// Whether `win` is exact (the play leads to a column race).
+    pub exact: bool,
 }
 
 /// The bot of a level (1–5, others clamped) with the default budgets
@@ -26,6 +28,7 @@ pub fn hint(turn: &Turn) -> Vec<Ranked> {
         .map(|r| Ranked {
             play: r.play,
             win: r.win,
+            exact: r.exact,
         })
         .collect()
 }
@@ -77,6 +80,7 @@ pub fn tutor(turn: &Turn) -> Vec<Ranked> {
         .map(|r| Ranked {
             play: r.play,
             win: r.win,
+            exact: r.exact,
         })
         .collect()
 }

@@ -165,7 +165,8 @@ export async function gamePage(main, id, signal) {
       const h = await api.hint(id, g.to_move);
       if (!h.plays.length) { hintBox.replaceChildren(el('p', {}, t('no_hint'))); return; }
       hintBox.replaceChildren(el('h3', {}, t('hint')), el('ol', {}, h.plays.slice(0, 5).map((p) =>
-        el('li', {}, el('code', {}, p.notation), ` — ${(p.win * 100).toFixed(1)}% ${t('win_chance')}`))));
+        el('li', {}, el('code', {}, p.notation), ` — ${(p.win * 100).toFixed(1)}% ${t('win_chance')}`,
+          p.exact ? ` (${t('exact_race')})` : null))));
     } catch (e) { hintBox.replaceChildren(el('p', { class: 'error' }, e.message)); }
   }
 

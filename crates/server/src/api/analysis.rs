@@ -33,6 +33,8 @@ struct HintPlay {
     steps: Vec<Step>,
     /// Chance of winning (0–1) after it.
     win: f64,
+    /// Whether `win` is exact (the play leads to a column race).
+    exact: bool,
 }
 
 /// The hint for the turn under way: only for the seat to move, with its token.
@@ -60,6 +62,7 @@ pub(crate) async fn hint(
                 notation: play_text(pos, throw, &r.play.steps),
                 steps: r.play.steps,
                 win: r.win,
+                exact: r.exact,
             })
             .collect()
     })

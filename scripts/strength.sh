@@ -36,8 +36,9 @@ for p in chaupar chausar classic; do
   sim "expert-uct-$p" --rules "$p" --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
 done
 sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
-# The expert with the chaupar network against the expert with the linear model.
+# The expert with the network against the expert with the linear model.
 sim expert-net-expert-linear --rules chaupar --games 400 --team-a expert-net --team-b expert-linear --seed 62 --budget 20
+sim expert-net-expert-linear-classic --rules classic --games 200 --team-a expert-net --team-b expert-linear --seed 63 --budget 20
 # Time per expert decision at the default work budget (200 ms), one job.
 sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
 sim time-classic --rules classic --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200

@@ -57,6 +57,10 @@ pub const COLUMN: u8 = 77;
 /// few tenths of a second the first time a search meets such a race.
 pub const MAX_STATES: u64 = 4_000;
 
+/// Where the other sides' pieces stand in a side's state: in their own columns,
+/// on four squares, never moved (only the side's own throws are played).
+const STILL: [u8; 4] = [80, 81, 82, 83];
+
 /// The most states the shared solver behind [`ExactRaces`] keeps; beyond it
 /// starts afresh.
 const MAX_KEPT: usize = 400_000;
@@ -94,11 +98,6 @@ impl Finish {
             .map(|(k, p)| k as f64 * *p as f64)
             .sum()
     }
-
-    /// The chance of finishing within `k` half-rounds (inclusive).
-    pub fn within(&self, k: usize) -> f64 {
-        self.at.iter().take(k + 1).map(|p| *p as f64).sum()
-    }
 }
 
 /// Whether `colour` throws in its turn: it plays and is not skipped for being
@@ -107,20 +106,11 @@ fn throws_in_turn(pos: &Position, colour: Colour) -> bool {
     pos.colours().has(colour) && !(pos.finished(colour) && pos.rules().finished == Finished::Skip)
 }
 
-/// The first colour of `side` to throw from `pos` on (the one to move counts),
-/// and how many seats from now.
-fn first_thrower(pos: &Position, side: Side) -> Option<(Colour, usize)> {
-    let m = pos.to_move()?;
-    (0..4)
-        .map(|d| (Colour::from_index(m.index() + d), d))
-        .find(|(c, _)| side.has(*c) && throws_in_turn(pos, *c))
-}
-
-/// After `mover` of `side` played to `pos`: the side's next thrower and how many
-/// seats later.
-fn next_thrower(pos: &Position, side: Side, mover: Colour) -> Option<(Colour, usize)> {
-    (1..=4)
-        .map(|d| (Colour::from_index(mover.index() + d), d))
+/// The first colour of `side` to throw in `pos`, looking round the table from
+/// `skip` seats after `from`, and how many seats after `from` it sits.
+fn thrower(pos: &Position, side: Side, from: Colour, skip: usize) -> Option<(Colour, usize)> {
+    (skip..skip + 4)
+        .map(|d| (Colour::from_index(from.index() + d), d))
         .find(|(c, _)| side.has(*c) && throws_in_turn(pos, *c))
 }
 
@@ -134,7 +124,7 @@ fn side_state(pos: &Position, side: Side, to_move: Colour) -> Option<Position> {
     let mut s = pos.to_setup();
     for c in Colour::ALL {
         if !side.has(c) && s.pieces[c.index()].is_some() {
-            s.pieces[c.index()] = Some(vec![80, 81, 82, 83]);
+            s.pieces[c.index()] = Some(STILL.to_vec());
             if !s.captured.contains(&c) {
                 s.captured.push(c);
             }
@@ -264,7 +254,7 @@ impl RaceSolver {
 
     /// When the side of the colour to move in `pos` (a column race) finishes,
     /// counted from this throw; `None` when `pos` is no column race or the side's
-    /// race is larger than [`MAX_STATES`].
+    /// race is larger than the solver's limit.
     pub fn finish(&mut self, pos: &Position) -> Option<Finish> {
         let m = pos.to_move()?;
         if !is_column_race(pos) {
@@ -281,7 +271,7 @@ impl RaceSolver {
 
     /// Every side's chance of winning a column race, in the order of
     /// [`sides`]; `None` when `pos` is no column race or a side's race is larger
-    /// than [`MAX_STATES`].
+    /// than the solver's limit.
     pub fn win_chances(&mut self, pos: &Position) -> Option<Vec<(Side, f64)>> {
         if !is_column_race(pos) {
             return None;
@@ -291,7 +281,8 @@ impl RaceSolver {
         }
         let mut each = Vec::new();
         for side in sides(pos) {
-            let (c, seats) = first_thrower(pos, side)?;
+            // The colour to move counts: it throws now, 0 seats on.
+            let (c, seats) = thrower(pos, side, pos.to_move()?, 0)?;
             if state_bound(pos, side) > self.limit {
                 return None;
             }
@@ -377,7 +368,7 @@ impl RaceSolver {
                 let mut best: Option<(f64, Position, usize)> = None;
                 let mut stay: Option<Next> = None;
                 for r in &results {
-                    let (next, seats) = next_thrower(r, side, mover)?;
+                    let (next, seats) = thrower(r, side, mover, 1)?;
                     let child = next_state(r, side, next)?;
                     let halves = seats / 2;
                     if same_pieces(&child, &m) {
@@ -488,9 +479,7 @@ impl RaceSolver {
         }
         Some(())
     }
-}
 
-impl RaceSolver {
     /// The expected half-rounds to finish after one throw's choice: 0 when it
     /// finishes, else the faster of the best move and moving nothing (`e`:
     /// the expected times of the group's members so far).
@@ -517,8 +506,7 @@ impl RaceSolver {
 /// Every state of one side's column races with at most `out` pieces of each
 /// of its colours still out (in the column, progress 77 to 83), each colour of
 /// the side that throws to move: the side is Yellow and Black in a team game,
-/// Yellow alone otherwise. The other sides stand in their columns. States larger
-/// than [`MAX_STATES`] are left out.
+/// Yellow alone otherwise. The other sides stand in their columns.
 pub fn side_states(rules: Rules, players: u8, out: usize) -> Result<Vec<Position>, String> {
     let start = Position::new(rules, players).map_err(|e| e.to_string())?;
     let side = Side::of(&start, Colour::Yellow);
@@ -545,7 +533,7 @@ pub fn side_states(rules: Rules, players: u8, out: usize) -> Result<Vec<Position
         let mut s = start.to_setup();
         for c in Colour::ALL {
             if s.pieces[c.index()].is_some() {
-                s.pieces[c.index()] = Some(vec![80, 81, 82, 83]);
+                s.pieces[c.index()] = Some(STILL.to_vec());
             }
         }
         for (c, w) in mine.iter().zip(&pick) {

@@ -224,17 +224,13 @@ impl Review {
                 t.loss,
                 t.verdict,
                 t.luck,
-                if t.loss > 0.0 { t.best.as_str() } else { "" }
+                match (t.loss > 0.0, t.exact) {
+                    (true, true) => format!("{}  (exact)", t.best),
+                    (true, false) => t.best.clone(),
+                    (false, true) => "(exact)".into(),
+                    (false, false) => String::new(),
+                }
             ));
-            if t.exact {
-                // Replace the line's end: the values are exact.
-                s.pop();
-                s.push_str(if t.loss > 0.0 {
-                    "  (exact)\n"
-                } else {
-                    "(exact)\n"
-                });
-            }
         }
         s.push_str(&format!(
             "\nthresholds (loss in win chance): doubtful >= {DOUBTFUL}, bad >= {BAD}, very bad >= {VERY_BAD}\n"

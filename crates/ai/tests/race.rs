@@ -288,6 +288,8 @@ fn hints_and_review_value_plays_into_a_column_race_exactly() {
     let review = chaupar_ai::review::review(&game, &chaupar_ai::search::SearchConfig::default());
     let t = &review.turns[0];
     assert!(t.exact);
+    let line = review.text().lines().nth(1).unwrap().to_string();
+    assert!(line.ends_with("  (exact)"), "{line}");
     assert!((t.loss - worst.loss).abs() < 1e-12 && (t.best_win - ranked[0].win).abs() < 1e-12);
 }
 

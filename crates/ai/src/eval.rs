@@ -297,63 +297,105 @@ impl StackList {
     }
 }
 
-/// Distances (bits) at which enemy units of colour `e` stand behind square of
-/// `c` at progress `p` with a unit of `size`, able to capture there.
-fn attackers(pos: &Position, stacks: &[StackList; 4], c: Colour, p: u8, size: u8) -> (u32, bool) {
+/// Per colour, the progress values (bit q, q < [`HOME`]) of its units able to
+/// capture a unit of each size (index 1–4): what [`attackers`] looks up, worked
+/// out once per evaluation from the stacks.
+#[derive(Clone, Copy, Default)]
+struct Threats {
+    by_size: [[u128; 5]; 4],
+    /// Whether the colour's units still go round the loop (tohd `circle`, no
+    /// capture yet): they also reach squares early on the loop from its end.
+    circle: [bool; 4],
+}
+
+impl Threats {
+    fn of(pos: &Position, stacks: &[StackList; 4]) -> Threats {
+        let rules = pos.rules();
+        let mut t = Threats::default();
+        for e in pos.colours().iter() {
+            let ei = e.index();
+            t.circle[ei] = rules.tohd == Tohd::Circle && !pos.has_captured(e);
+            // Units that take any size, and the others by their own size.
+            let mut any = 0u128;
+            let mut sized = [0u128; 5];
+            for (q, n) in stacks[ei].iter() {
+                if q >= HOME {
+                    continue;
+                }
+                let unit = match rules.stacking {
+                    Stacking::Group => 1,
+                    _ => n,
+                };
+                // A unit smaller than the one it would land on cannot take it
+                // where captures go by size, nor when it is a declared block.
+                if rules.capture == Capture::Size
+                    || (rules.stacking == Stacking::Declare && pos.is_block(e, q))
+                {
+                    sized[unit.min(4) as usize] |= 1 << q;
+                } else {
+                    any |= 1 << q;
+                }
+            }
+            let mut at_least = any;
+            for size in (1..=4).rev() {
+                at_least |= sized[size];
+                t.by_size[ei][size] = at_least;
+            }
+        }
+        t
+    }
+}
+
+/// The loop's progress values, 1 to [`LOOP_END`].
+const LOOP: u128 = ((1u128 << (LOOP_END + 1)) - 1) & !1;
+
+/// The distances `d` in 1..=18 (bit d) for which `set` holds progress `t - d`.
+#[inline]
+fn behind(set: u128, t: u8) -> u32 {
+    // Bit i of `w` is progress t - 18 + i, at distance 18 - i.
+    let w = if t >= 18 {
+        (set >> (t - 18)) as u32
+    } else {
+        (set << (18 - t)) as u32
+    } & 0x3_ffff;
+    w.reverse_bits() >> 13
+}
+
+/// Distances (bits) at which enemy units stand behind the square of `c` at
+/// progress `p`, able to capture a unit of `size` there (on each enemy's own
+/// track, or from the end of its loop round to the start while it goes round).
+fn attackers(pos: &Position, threats: &Threats, c: Colour, p: u8, size: u8) -> (u32, bool) {
     let Some(sq) = board::square(c, p) else {
         return (0, false);
     };
-    let rules = pos.rules();
     let mut mask = 0u32;
     for e in pos.colours().iter() {
         if !pos.enemies(c, e) {
             continue;
         }
-        // The square is at most two places of the enemy's track.
-        let mut targets = [0u8; 2];
-        let mut nt = 0;
-        for t in board::progress_on(e, sq).take(2) {
-            targets[nt] = t;
-            nt += 1;
-        }
-        let targets = &targets[..nt];
-        if targets.is_empty() {
+        let set = threats.by_size[e.index()][size.clamp(1, 4) as usize];
+        if set == 0 {
             continue;
         }
-        let circle = rules.tohd == Tohd::Circle && !pos.has_captured(e);
-        for (q, n) in stacks[e.index()].iter() {
-            if q >= HOME {
-                continue;
-            }
-            let unit = match rules.stacking {
-                Stacking::Group => 1,
-                _ => n,
-            };
-            if rules.capture == Capture::Size && unit < size {
-                continue;
-            }
-            if rules.stacking == Stacking::Declare && pos.is_block(e, q) && unit < size {
-                continue;
-            }
-            for &t in targets {
-                // Straight ahead, or (going round again) past the end of the loop.
-                let d = (t as i32 - q as i32) as u32;
-                if d.wrapping_sub(1) < 18 {
-                    mask |= 1 << d;
-                }
-                if circle && q != 0 && q <= LOOP_END && (8..=LOOP_END).contains(&t) && t < q {
-                    let d = (t as i32 + 68 - q as i32) as u32;
-                    if d.wrapping_sub(1) < 18 {
-                        mask |= 1 << d;
-                    }
-                }
+        // The square is at most two places of the enemy's track.
+        for t in board::progress_on(e, sq).take(2) {
+            mask |= behind(set, t);
+            if threats.circle[e.index()] && (8..=LOOP_END).contains(&t) {
+                // From q past t on the loop, t + 68 - q squares round.
+                let round = set & LOOP & !((2u128 << t) - 1);
+                mask |= ((round >> (t + 50)) as u32 & 0x3_ffff).reverse_bits() >> 13;
             }
         }
     }
     (mask, mask != 0)
 }
 
-fn colour_features(pos: &Position, stacks: &[StackList; 4], c: Colour) -> ColourFeatures {
+fn colour_features(
+    pos: &Position,
+    stacks: &[StackList; 4],
+    threats: &Threats,
+    c: Colour,
+) -> ColourFeatures {
     let rules = pos.rules();
     let total = rules.throw == ThrowUse::Total;
     let mut f = ColourFeatures::default();
@@ -419,7 +461,7 @@ fn colour_features(pos: &Position, stacks: &[StackList; 4], c: Colour) -> Colour
         } else {
             n
         };
-        let (mask, any) = attackers(pos, stacks, c, p, size);
+        let (mask, any) = attackers(pos, threats, c, p, size);
         if any {
             let ph = hit_chance(rules.faces, total, mask);
             f.risk_progress += ph * n as f64 * p as f64 / 84.0;
@@ -459,10 +501,11 @@ fn side_vectors(pos: &Position, sides: &[Side]) -> [[f64; NF]; 4] {
             StackList::default()
         }
     });
+    let threats = Threats::of(pos, &stacks);
     let per: [ColourFeatures; 4] = std::array::from_fn(|i| {
         let c = Colour::ALL[i];
         if pos.colours().has(c) {
-            colour_features(pos, &stacks, c)
+            colour_features(pos, &stacks, &threats, c)
         } else {
             ColourFeatures::default()
         }
@@ -600,5 +643,110 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The attackers as first written, stack by stack: the table lookups must
+    /// give the same distances.
+    /// Distances (bits) at which enemy units of colour `e` stand behind square of
+    /// `c` at progress `p` with a unit of `size`, able to capture there.
+    fn attackers_reference(
+        pos: &Position,
+        stacks: &[StackList; 4],
+        c: Colour,
+        p: u8,
+        size: u8,
+    ) -> (u32, bool) {
+        let Some(sq) = board::square(c, p) else {
+            return (0, false);
+        };
+        let rules = pos.rules();
+        let mut mask = 0u32;
+        for e in pos.colours().iter() {
+            if !pos.enemies(c, e) {
+                continue;
+            }
+            // The square is at most two places of the enemy's track.
+            let mut targets = [0u8; 2];
+            let mut nt = 0;
+            for t in board::progress_on(e, sq).take(2) {
+                targets[nt] = t;
+                nt += 1;
+            }
+            let targets = &targets[..nt];
+            if targets.is_empty() {
+                continue;
+            }
+            let circle = rules.tohd == Tohd::Circle && !pos.has_captured(e);
+            for (q, n) in stacks[e.index()].iter() {
+                if q >= HOME {
+                    continue;
+                }
+                let unit = match rules.stacking {
+                    Stacking::Group => 1,
+                    _ => n,
+                };
+                if rules.capture == Capture::Size && unit < size {
+                    continue;
+                }
+                if rules.stacking == Stacking::Declare && pos.is_block(e, q) && unit < size {
+                    continue;
+                }
+                for &t in targets {
+                    // Straight ahead, or (going round again) past the end of the loop.
+                    let d = (t as i32 - q as i32) as u32;
+                    if d.wrapping_sub(1) < 18 {
+                        mask |= 1 << d;
+                    }
+                    if circle && q != 0 && q <= LOOP_END && (8..=LOOP_END).contains(&t) && t < q {
+                        let d = (t as i32 + 68 - q as i32) as u32;
+                        if d.wrapping_sub(1) < 18 {
+                            mask |= 1 << d;
+                        }
+                    }
+                }
+            }
+        }
+        (mask, mask != 0)
+    }
+
+    #[test]
+    fn attackers_from_the_threat_table_equal_the_stack_by_stack_count() {
+        use chaupar_core::dice::Dice;
+        use chaupar_core::Generator;
+        let mut g = Generator::new();
+        let mut checked = 0;
+        for preset in Preset::ALL {
+            for (players, options) in [(4, ""), (2, ""), (4, "circle"), (2, "off")] {
+                let mut rules = Rules::preset(preset);
+                if !options.is_empty() {
+                    rules = rules.with_options([("tohd", options)]).unwrap();
+                }
+                let mut dice = Dice::from_seed(7 + players as u64);
+                let mut pos = Position::new(rules, players).unwrap();
+                for turn in 0..400u32 {
+                    if pos.to_move().is_none() {
+                        break;
+                    }
+                    let stacks: [StackList; 4] =
+                        std::array::from_fn(|i| StackList::of(&pos, Colour::ALL[i]));
+                    let threats = Threats::of(&pos, &stacks);
+                    for c in pos.colours().iter() {
+                        for p in 1..HOME {
+                            for size in 1..=4 {
+                                assert_eq!(
+                                    attackers(&pos, &threats, c, p, size),
+                                    attackers_reference(&pos, &stacks, c, p, size),
+                                    "{pos:?} {c:?} {p} {size}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                    let n = g.generate(&pos, dice.throw(rules.faces)).unwrap();
+                    pos = *g.position((turn as usize * 7919) % n);
+                }
+            }
+        }
+        assert!(checked > 1_000_000, "{checked}");
     }
 }

@@ -201,6 +201,7 @@ impl Square {
 
 /// The square a piece of `colour` at `progress` stands on; `None` in the Charkoni
 /// (0), at home (84) or beyond.
+#[inline]
 pub fn square(colour: Colour, progress: u8) -> Option<Square> {
     let i = *TRACK[colour.index()].get(progress as usize)?;
     (i != u8::MAX).then_some(Square(i))
@@ -214,6 +215,7 @@ pub(crate) fn sq(colour: usize, progress: u8) -> u8 {
 
 /// The progress values of `colour` that lie on `square` (one, or two on the
 /// colour's own middle column and tip, none elsewhere), smallest first.
+#[inline]
 pub fn progress_on(colour: Colour, square: Square) -> impl Iterator<Item = u8> {
     PROGRESS_ON[colour.index()][square.0 as usize]
         .into_iter()

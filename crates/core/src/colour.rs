@@ -212,6 +212,7 @@ impl Colours {
     }
 
     /// The colours of the set in turn order.
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Colour> {
         Colour::ALL.into_iter().filter(move |c| self.has(*c))
     }

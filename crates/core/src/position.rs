@@ -140,41 +140,49 @@ impl Position {
 
 impl Position {
     /// The rules of this game.
+    #[inline]
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
     /// The number of players.
+    #[inline]
     pub fn players(&self) -> u8 {
         self.players
     }
 
     /// The colours on the board.
+    #[inline]
     pub fn colours(&self) -> Colours {
         self.present
     }
 
     /// Whether the colours play in two teams.
+    #[inline]
     pub fn has_teams(&self) -> bool {
         self.teams
     }
 
     /// Who throws next, or `None` when the game is over.
+    #[inline]
     pub fn to_move(&self) -> Option<Colour> {
         self.to_move
     }
 
     /// Whether the colour to move is throwing again after a capture.
+    #[inline]
     pub fn extra_throw(&self) -> bool {
         self.extra_throw
     }
 
     /// Whether the game goes on, was won, or is dead.
+    #[inline]
     pub fn outcome(&self) -> Outcome {
         self.outcome
     }
 
     /// The winner, once the game is won.
+    #[inline]
     pub fn winner(&self) -> Option<Winner> {
         match self.outcome {
             Outcome::Won(w) => Some(w),
@@ -183,6 +191,7 @@ impl Position {
     }
 
     /// The four progress numbers of a colour's pieces, ascending (empty if it does not play).
+    #[inline]
     pub fn pieces(&self, colour: Colour) -> &[u8] {
         if self.present.has(colour) {
             &self.pieces[colour.index()]
@@ -192,11 +201,13 @@ impl Position {
     }
 
     /// Whether the colour has captured at least once.
+    #[inline]
     pub fn has_captured(&self, colour: Colour) -> bool {
         self.captured.has(colour)
     }
 
     /// The colours that have captured.
+    #[inline]
     pub fn captured(&self) -> Colours {
         self.captured
     }
@@ -216,16 +227,19 @@ impl Position {
     }
 
     /// Whether there is a block of `colour` at `progress`.
+    #[inline]
     pub fn is_block(&self, colour: Colour, progress: u8) -> bool {
         progress != 0 && self.blocks[colour.index()].contains(&progress)
     }
 
     /// Whether every piece of the colour is home.
+    #[inline]
     pub fn finished(&self, colour: Colour) -> bool {
         self.present.has(colour) && self.pieces[colour.index()].iter().all(|p| *p == HOME)
     }
 
     /// How many pieces of the colour stand at this progress.
+    #[inline]
     pub fn count_at(&self, colour: Colour, progress: u8) -> usize {
         self.pieces[colour.index()]
             .iter()
@@ -243,6 +257,7 @@ impl Position {
     /// let stacks: Vec<(u8, u8)> = pos.stacks(Colour::Yellow).collect();
     /// assert_eq!(stacks, [(0, 1), (0, 1), (23, 2)]);
     /// ```
+    #[inline]
     pub fn stacks(&self, colour: Colour) -> Stacks {
         let mut pieces = [0u8; 4];
         let own = self.pieces(colour);
@@ -364,6 +379,7 @@ pub struct Stacks {
 impl Iterator for Stacks {
     type Item = (u8, u8);
 
+    #[inline]
     fn next(&mut self) -> Option<(u8, u8)> {
         let i = self.next as usize;
         let len = self.len as usize;

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use chaupar_core::board::{self, HOME, LOOP_END};
+use chaupar_core::board::{self, HOME, LOOP_END, LOOP_LEN};
 use chaupar_core::rules::{
     Blockade, Capture, Faces, Order, Preset, Safe, Stacking, ThrowUse, Tohd,
 };
@@ -297,9 +297,10 @@ impl StackList {
     }
 }
 
-/// Per colour, the progress values (bit q, q < [`HOME`]) of its units able to
-/// capture a unit of each size (index 1–4): what [`attackers`] looks up, worked
-/// out once per evaluation from the stacks.
+/// Per colour, the progress values q < [`HOME`] of its units able to capture a
+/// unit of each size (index 1–4): what [`attackers`] looks up, worked out once
+/// per evaluation from the stacks. Progress q is bit `127 - q`, so that one
+/// shift reads off the distances behind a square ([`behind`]).
 #[derive(Clone, Copy, Default)]
 struct Threats {
     by_size: [[u128; 5]; 4],
@@ -331,9 +332,9 @@ impl Threats {
                 if rules.capture == Capture::Size
                     || (rules.stacking == Stacking::Declare && pos.is_block(e, q))
                 {
-                    sized[unit.min(4) as usize] |= 1 << q;
+                    sized[unit.min(4) as usize] |= 1 << (127 - q);
                 } else {
-                    any |= 1 << q;
+                    any |= 1 << (127 - q);
                 }
             }
             let mut at_least = any;
@@ -346,19 +347,14 @@ impl Threats {
     }
 }
 
-/// The loop's progress values, 1 to [`LOOP_END`].
-const LOOP: u128 = ((1u128 << (LOOP_END + 1)) - 1) & !1;
+/// The loop's progress values, 1 to [`LOOP_END`], as [`Threats`] holds them.
+const LOOP: u128 = ((1u128 << LOOP_END) - 1) << (127 - LOOP_END);
 
-/// The distances `d` in 1..=18 (bit d) for which `set` holds progress `t - d`.
+/// The distances `d` in 1..=18 (bit d) for which `set` ([`Threats`]' bits)
+/// holds progress `t - d`: bit `127 - t + d`.
 #[inline]
 fn behind(set: u128, t: u8) -> u32 {
-    // Bit i of `w` is progress t - 18 + i, at distance 18 - i.
-    let w = if t >= 18 {
-        (set >> (t - 18)) as u32
-    } else {
-        (set << (18 - t)) as u32
-    } & 0x3_ffff;
-    w.reverse_bits() >> 13
+    (set >> (127 - t)) as u32 & 0x7_fffe
 }
 
 /// Distances (bits) at which enemy units stand behind the square of `c` at
@@ -380,10 +376,10 @@ fn attackers(pos: &Position, threats: &Threats, c: Colour, p: u8, size: u8) -> (
         // The square is at most two places of the enemy's track.
         for t in board::progress_on(e, sq).take(2) {
             mask |= behind(set, t);
-            if threats.circle[e.index()] && (8..=LOOP_END).contains(&t) {
-                // From q past t on the loop, t + 68 - q squares round.
-                let round = set & LOOP & !((2u128 << t) - 1);
-                mask |= ((round >> (t + 50)) as u32 & 0x3_ffff).reverse_bits() >> 13;
+            // Going round, from q on the loop t + 68 - q squares away: at most
+            // 18 only for t up to LOOP_END + 18 - 68.
+            if threats.circle[e.index()] && t >= 8 && t + LOOP_LEN <= LOOP_END + 18 {
+                mask |= behind(set & LOOP, t + LOOP_LEN);
             }
         }
     }

@@ -81,44 +81,61 @@ fn main() {
 }
 
 /// Fits work units: time of one generation plus evaluating every play, against
-/// the number of plays, over positions from greedy games (least squares).
+/// the number of plays, over positions from greedy games (least squares), with
+/// the linear model and, where the preset has one, the network (measured
+/// alternately on the same positions and throws).
 fn fit(preset: Preset) {
-    use chaupar_ai::eval::{win_chance_with, Side, Weights};
+    use chaupar_ai::eval::{Side, Weights};
+    use chaupar_ai::net::Net;
+    use chaupar_ai::Evaluator;
     let w = Weights::embedded(preset);
+    let net = Net::embedded(preset);
     let mut gen = Generator::new();
     let mut dice = Dice::from_seed(3);
     let mut bot = BotSpec::Greedy.build(1, Limits::default());
-    let mut samples: Vec<(f64, f64)> = Vec::new();
+    let mut linear: Vec<(f64, f64)> = Vec::new();
+    let mut network: Vec<(f64, f64)> = Vec::new();
+    let time = |gen: &mut Generator, pos: &Position, t, ev: &dyn Fn(&Position) -> f64| {
+        let t0 = Instant::now();
+        let mut s = 0.0;
+        for _ in 0..5 {
+            let n = gen.generate(pos, t).unwrap();
+            for i in 0..n {
+                s += ev(gen.position(i));
+            }
+        }
+        std::hint::black_box(s);
+        (gen.len() as f64, t0.elapsed().as_secs_f64() * 1e6 / 5.0)
+    };
     for _ in 0..30 {
         let mut pos = Position::new(Rules::preset(preset), 4).unwrap();
         while let Some(m) = pos.to_move() {
             let side = Side::of(&pos, m);
             for (t, _) in chaupar_core::dice::distinct_throws(pos.rules().faces) {
-                let t0 = Instant::now();
-                let mut s = 0.0;
-                for _ in 0..5 {
-                    let n = gen.generate(&pos, t).unwrap();
-                    for i in 0..n {
-                        s += win_chance_with(gen.position(i), side, w);
-                    }
+                linear.push(time(&mut gen, &pos, t, &|p| w.win_chance(p, side)));
+                if let Some(net) = net {
+                    network.push(time(&mut gen, &pos, t, &|p| net.win_chance(p, side)));
                 }
-                std::hint::black_box(s);
-                samples.push((gen.len() as f64, t0.elapsed().as_secs_f64() * 1e6 / 5.0));
             }
             let th = dice.throw(pos.rules().faces);
             let plays = chaupar_core::legal_plays(&pos, th).unwrap();
             pos = plays[bot.choose(&pos, th, &plays)].position;
         }
     }
-    let n = samples.len() as f64;
-    let mx = samples.iter().map(|s| s.0).sum::<f64>() / n;
-    let my = samples.iter().map(|s| s.1).sum::<f64>() / n;
-    let sxy: f64 = samples.iter().map(|s| (s.0 - mx) * (s.1 - my)).sum();
-    let sxx: f64 = samples.iter().map(|s| (s.0 - mx) * (s.0 - mx)).sum();
-    let b = sxy / sxx;
-    let a = my - b * mx;
-    println!(
-        "{preset}: {} samples, mean {mx:.1} plays, {my:.1} us; us = {a:.2} + {b:.3} x plays",
-        samples.len()
-    );
+    for (name, samples) in [("linear", &linear), ("network", &network)] {
+        if samples.is_empty() {
+            continue;
+        }
+        let n = samples.len() as f64;
+        let mx = samples.iter().map(|s| s.0).sum::<f64>() / n;
+        let my = samples.iter().map(|s| s.1).sum::<f64>() / n;
+        let sxy: f64 = samples.iter().map(|s| (s.0 - mx) * (s.1 - my)).sum();
+        let sxx: f64 = samples.iter().map(|s| (s.0 - mx) * (s.0 - mx)).sum();
+        let b = sxy / sxx;
+        let a = my - b * mx;
+        println!(
+            "{preset} ({name}): {} samples, mean {mx:.1} plays, {my:.1} us; us = {a:.2} + {b:.3} x plays",
+            samples.len()
+        );
+    }
 }

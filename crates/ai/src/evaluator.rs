@@ -20,6 +20,14 @@ pub trait Evaluator {
     /// when the game is won or lost.
     fn win_chance(&self, pos: &Position, side: Side) -> f64;
 
+    /// Work units (see [`crate::search::NODES_PER_MS`]) that generating and
+    /// valuing one play costs with this evaluation: 1 for the linear model, on
+    /// which the unit was measured; more for a slower one, so that a work budget
+    /// stands for about the same time whatever evaluates.
+    fn play_units(&self) -> usize {
+        1
+    }
+
     /// The first of `positions` with the highest [`Evaluator::win_chance`] for
     /// `side`, as its index and value, evaluated in order; `None` when there is
     /// none (or no value is above minus infinity).
@@ -49,6 +57,10 @@ pub trait Evaluator {
 impl<E: Evaluator> Evaluator for &E {
     fn win_chance(&self, pos: &Position, side: Side) -> f64 {
         (**self).win_chance(pos, side)
+    }
+
+    fn play_units(&self) -> usize {
+        (**self).play_units()
     }
 }
 

@@ -71,4 +71,11 @@ impl Evaluator for Resolved<'_> {
             Resolved::Net(n) => n.win_chance(pos, side),
         }
     }
+
+    fn play_units(&self) -> usize {
+        match self {
+            Resolved::Linear(w) => w.play_units(),
+            Resolved::Net(n) => n.play_units(),
+        }
+    }
 }

@@ -363,6 +363,14 @@ impl Evaluator for Net {
         }
         sigmoid(self.logit(pos, side))
     }
+
+    /// One unit for generating the play and the linear part, and one per 64
+    /// hidden units: with 64, a play costs twice the linear model's (measured
+    /// by `cargo run --release -p chaupar-ai --example calibrate -- --fit`: 1.85
+    /// times in `chaupar`, 2.0 in `classic`).
+    fn play_units(&self) -> usize {
+        1 + self.hidden.div_ceil(64)
+    }
 }
 
 #[cfg(test)]

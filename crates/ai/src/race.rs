@@ -594,4 +594,8 @@ impl<E: Evaluator> Evaluator for ExactRaces<E> {
     fn win_chance(&self, pos: &Position, side: Side) -> f64 {
         race_win_chance(pos, side).unwrap_or_else(|| self.0.win_chance(pos, side))
     }
+
+    fn play_units(&self) -> usize {
+        self.0.play_units()
+    }
 }

@@ -46,8 +46,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// Work units per millisecond of budget. A unit is an estimated microsecond of
 /// work on the machine the numbers in docs/ai.md were measured on (release
-/// build): the search counts 2 units per play generation plus 1 per play
-/// generated and evaluated; UCT counts 2 per generation plus 1 per 5 plays
+/// build): the search counts 2 units per play generation plus, per play
+/// generated and evaluated, the evaluation's [`Evaluator::play_units`] (1 for
+/// the linear model, 2 for the network); UCT counts 2 per generation plus 1 per 5 plays
 /// (it generates but does not evaluate). Counting work instead of time keeps
 /// simulations reproducible under any load.
 pub const NODES_PER_MS: usize = 1000;
@@ -194,7 +195,7 @@ impl Searcher {
             if self.gen.generate(pos, t).is_err() {
                 return Some(ev.win_chance(pos, side));
             }
-            self.nodes += 2 + self.gen.len();
+            self.nodes += 2 + self.gen.len() * ev.play_units();
             acc += pr * reply(self, mover)?;
             left -= pr;
             if acc + left <= alpha {
@@ -224,7 +225,7 @@ impl Searcher {
             if self.gen.generate(&p, throw).is_err() {
                 break;
             }
-            self.nodes += 2 + self.gen.len();
+            self.nodes += 2 + self.gen.len() * ev.play_units();
             p = *self
                 .gen
                 .position(ev.greedy_choice(&self.gen, Side::of(&p, m)));
@@ -543,7 +544,57 @@ pub fn throws(faces: Faces) -> &'static [(Throw, u8)] {
 
 #[cfg(test)]
 mod tests {
-    use super::fnv1a;
+    use super::*;
+    use crate::eval::Weights;
+    use chaupar_core::{legal_plays, Preset, Rules};
+
+    /// The linear model charged `units` a play.
+    struct Charged(&'static Weights, usize);
+
+    impl Evaluator for Charged {
+        fn win_chance(&self, pos: &Position, side: Side) -> f64 {
+            self.0.win_chance(pos, side)
+        }
+        fn play_units(&self) -> usize {
+            self.1
+        }
+    }
+
+    #[test]
+    fn the_work_counted_grows_with_what_an_evaluation_costs() {
+        // The same search (same values, no budget to run out) with plays
+        // charged 1, 2 and 3 units: the generations cost the same, the plays
+        // twice and three times as much.
+        let pos = Position::new(Rules::preset(Preset::Classic), 4).unwrap();
+        let throw = Throw::new([6, 5, 2], Faces::F1256).unwrap();
+        let plays = legal_plays(&pos, throw).unwrap();
+        let w = Weights::embedded(Preset::Classic);
+        let config = SearchConfig {
+            budget: Duration::from_secs(3600),
+            max_nodes: usize::MAX,
+            rollouts: 0,
+            deep: 0,
+            prune: false,
+            ..SearchConfig::default()
+        };
+        let nodes = |units| {
+            let mut s = Searcher::new(config.clone());
+            let values = s.analyse(&pos, &plays, &Charged(w, units), None);
+            (s.nodes, values)
+        };
+        let (one, v1) = nodes(1);
+        let (two, v2) = nodes(2);
+        let (three, v3) = nodes(3);
+        assert_eq!((&v1, &v1), (&v2, &v3));
+        assert!(two > one);
+        assert_eq!(three - one, 2 * (two - one));
+        assert_eq!(
+            crate::net::Net::embedded(Preset::Classic)
+                .unwrap()
+                .play_units(),
+            2
+        );
+    }
 
     #[test]
     fn rollout_seeds_use_the_published_fnv1a_values() {

@@ -92,6 +92,8 @@ async fn the_tutor_warns_of_a_bad_play_and_not_of_the_best_and_changes_nothing()
                 .unwrap()
                 .starts_with(&seat[..1].to_uppercase()));
             assert_eq!(v["yours"]["steps"], json!(worst.play.steps));
+            assert_eq!(v["best"]["exact"], best.exact, "{v}");
+            assert_eq!(v["yours"]["exact"], worst.exact, "{v}");
             let after = get(&s, &url).await;
             assert_eq!(before, after, "the tutor changes nothing");
             // Taken back step by step, then the best play: no warning.

@@ -55,9 +55,12 @@ pub(crate) struct Judged {
     steps: Vec<Step>,
     /// The mover's chance of winning (0–1) after it.
     win: f64,
+    /// Whether `win` is exact (the play leads to a column race).
+    exact: bool,
 }
 
-/// `{"loss", "warn", "threshold", "plays", "best", "yours"}`.
+/// `{"loss", "warn", "threshold", "plays", "best", "yours"}`, each play
+/// `{"play", "steps", "win", "exact"}`.
 #[derive(Serialize)]
 pub(crate) struct Judgement {
     /// The best play's win chance minus the person's.
@@ -119,10 +122,10 @@ pub(crate) async fn tutor(
     let (best, best_text) = ranked
         .first()
         .ok_or_else(|| ApiError::internal("the tutor found no play"))?;
-    let yours_win = ranked
+    let (yours_win, yours_exact) = ranked
         .iter()
         .find(|(r, _)| r.play.position == mine.position)
-        .map(|(r, _)| r.win)
+        .map(|(r, _)| (r.win, r.exact))
         .ok_or_else(|| {
             ApiError::internal("the tutor did not find the play among the legal ones")
         })?;
@@ -137,11 +140,13 @@ pub(crate) async fn tutor(
             play: best_text.clone(),
             steps: best.play.steps.clone(),
             win: best.win,
+            exact: best.exact,
         },
         yours: Judged {
             play: yours_text,
             steps: mine.steps,
             win: yours_win,
+            exact: yours_exact,
         },
     }))
 }

@@ -71,6 +71,35 @@ fn searching_bots_and_levels_return_legal_plays() {
 }
 
 #[test]
+fn level_five_plays_as_the_expert_with_the_network() {
+    // The same choices as `expert-net` on the same work, and in `classic`
+    // (which has a network) not always those of the linear expert.
+    let limits = Limits::nodes_for_ms(20);
+    for preset in Preset::ALL {
+        let mut game = Game::new(Rules::preset(preset), 4, 5).unwrap();
+        let mut level5 = BotSpec::Level(5).build(7, limits);
+        let mut net = BotSpec::ExpertNet.build(7, limits);
+        let mut linear = BotSpec::Expert.build(7, limits);
+        let mut differs = false;
+        for _ in 0..30 {
+            let Some(_) = game.position().to_move() else {
+                break;
+            };
+            let pos = *game.position();
+            let throw = game.throw().unwrap();
+            let plays = legal_plays(&pos, throw).unwrap();
+            let i = level5.choose(&pos, throw, &plays);
+            assert_eq!(i, net.choose(&pos, throw, &plays), "{preset}");
+            differs |= i != linear.choose(&pos, throw, &plays);
+            game.play(&plays[i].steps).unwrap();
+        }
+        if preset == Preset::Classic {
+            assert!(differs, "level 5 uses classic's network");
+        }
+    }
+}
+
+#[test]
 fn games_between_bots_finish_with_a_winner() {
     let mut bots: [Box<dyn Bot>; 4] = [
         bot_by_name("greedy", 1).unwrap(),

@@ -53,5 +53,6 @@ sim level4-level3 --rules chaupar --games 400 --team-a level4 --team-b level3 --
 # with the network; level5-level4-net.json was run as expert-net, which it now is.)
 sim level5-level4-net --rules chaupar --games 100 --team-a level5 --team-b level4 --seed 43 --budget 200
 sim level5-level4-net-b --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 44 --budget 200
+sim level5-level4-net-c --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 45 --budget 200
 sim level5-level4 --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 41 --budget 200
 sim level5-level4-b --rules chaupar --games 700 --team-a level5 --team-b level4 --seed 42 --budget 200

@@ -641,10 +641,9 @@ mod tests {
         }
     }
 
-    /// The attackers as first written, stack by stack: the table lookups must
-    /// give the same distances.
-    /// Distances (bits) at which enemy units of colour `e` stand behind square of
-    /// `c` at progress `p` with a unit of `size`, able to capture there.
+    /// [`attackers`] as first written, stack by stack (the distances at which
+    /// enemy units stand behind the square, able to capture there): the table
+    /// lookups must give the same distances.
     fn attackers_reference(
         pos: &Position,
         stacks: &[StackList; 4],

@@ -195,11 +195,8 @@ impl BotSpec {
             BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
             BotSpec::Uct => Box::new(UctBot::with_limits(seed, limits)),
             BotSpec::Expert => Box::new(expert(SearchConfig::default(), limits)),
-            // The strongest level plays with the preset's network (the linear
-            // model where it has none): in the same time it beats the expert
-            // with the linear model (docs/ai.md, "Levels").
             BotSpec::Level(5) => {
-                Box::new(expert(SearchConfig::default(), limits).with_model(Model::Net(None)))
+                Box::new(expert(SearchConfig::default(), limits).with_model(self.model()))
             }
             BotSpec::Level(4) => {
                 let nodes = limits.nodes.min(LEVEL4_NODES);
@@ -247,7 +244,10 @@ impl BotSpec {
     /// The evaluation the bot plays with, for the bots named by it.
     fn model(&self) -> Model {
         match self {
-            BotSpec::GreedyNet | BotSpec::ExpertNet => Model::Net(None),
+            // The strongest level plays with the preset's network too (the
+            // linear model where it has none): in the same time it beats the
+            // expert with the linear model (docs/ai.md, "Levels").
+            BotSpec::GreedyNet | BotSpec::ExpertNet | BotSpec::Level(5) => Model::Net(None),
             BotSpec::GreedyWith(w) | BotSpec::ExpertWith(w) => w.model.clone(),
             _ => Model::Linear(None),
         }

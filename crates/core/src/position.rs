@@ -113,11 +113,7 @@ impl Position {
     /// pieces.
     #[inline]
     pub(crate) fn key(&self) -> PositionKey {
-        let p = &self.pieces;
-        let pieces = (u32::from_le_bytes(p[0]) as u128)
-            | (u32::from_le_bytes(p[1]) as u128) << 32
-            | (u32::from_le_bytes(p[2]) as u128) << 64
-            | (u32::from_le_bytes(p[3]) as u128) << 96;
+        let pieces = pieces_word(&self.pieces);
         let (b, a) = (&self.blocks, &self.ages);
         let pairs = |x: &[[u8; 2]; 4]| {
             (u16::from_le_bytes(x[0]) as u64)
@@ -351,21 +347,31 @@ mod tests {
     }
 }
 
-/// Sorts a colour's four pieces ascending (a sorting network: the hot paths
-/// sort after every step).
+/// Sorts a colour's four pieces ascending (a sorting network of minima and
+/// maxima, without branches: the hot paths sort after every step).
 #[inline]
 pub(crate) fn sort4(a: &mut [u8; 4]) {
-    #[inline]
-    fn cs(a: &mut [u8; 4], i: usize, j: usize) {
-        if a[i] > a[j] {
-            a.swap(i, j);
-        }
+    let [mut w, mut x, mut y, mut z] = *a;
+    #[inline(always)]
+    fn cs(i: &mut u8, j: &mut u8) {
+        let (lo, hi) = ((*i).min(*j), (*i).max(*j));
+        *i = lo;
+        *j = hi;
     }
-    cs(a, 0, 1);
-    cs(a, 2, 3);
-    cs(a, 0, 2);
-    cs(a, 1, 3);
-    cs(a, 1, 2);
+    cs(&mut w, &mut x);
+    cs(&mut y, &mut z);
+    cs(&mut w, &mut y);
+    cs(&mut x, &mut z);
+    cs(&mut x, &mut y);
+    *a = [w, x, y, z];
+}
+
+/// The pieces of every colour in one word, colour `c`'s in bytes `4c..4c + 4`.
+#[inline]
+pub(crate) fn pieces_word(p: &[[u8; 4]; 4]) -> u128 {
+    let mut b = [0u8; 16];
+    b.copy_from_slice(p.as_flattened());
+    u128::from_le_bytes(b)
 }
 
 /// The stacks of one colour, from [`Position::stacks`]: `(progress, pieces)`.

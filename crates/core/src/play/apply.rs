@@ -4,7 +4,7 @@
 
 use crate::board::{self, HOME, START};
 use crate::dice::Throw;
-use crate::position::{sort4, Outcome, Position, MAX_AGE};
+use crate::position::{pieces_word, sort4, Outcome, Position, PositionKey, MAX_AGE};
 use crate::rules::{ExtraThrow, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
@@ -145,7 +145,12 @@ fn add_block(pos: &mut Position, ci: usize, p: u8) {
 /// Ends the turn: clears the turn marks, ages the thrower's blocks, decides the
 /// winner and who throws next.
 pub(crate) fn finish(node: &Node) -> Position {
-    let mut pos = node.pos;
+    finish_parts(node.pos, node.actor, node.captured_any)
+}
+
+/// [`finish`] from what it depends on: the node's position (with the turn's
+/// marks), its actor and whether the turn captured anything.
+pub(crate) fn finish_parts(mut pos: Position, actor: Colour, captured_any: bool) -> Position {
     // Only pieces that moved this turn carry the mark; clearing it reorders
     // only their colour (every colour is kept sorted otherwise).
     for c in 0..4 {
@@ -157,31 +162,13 @@ pub(crate) fn finish(node: &Node) -> Position {
             sort4(p);
         }
     }
-    let mover = pos.to_move.unwrap_or(node.actor);
-    if pos.blocks == [[0; 2]; 4] {
-        pos.ages = [[0; 2]; 4];
-    } else {
-        for c in 0..4 {
-            for i in 0..2 {
-                if pos.blocks[c][i] == 0 {
-                    pos.ages[c][i] = 0;
-                    continue;
-                }
-                let fresh = pos.ages[c][i] & FRESH != 0;
-                let age = pos.ages[c][i] & !FRESH;
-                pos.ages[c][i] = if c == mover.index() && !fresh {
-                    (age + 1).min(MAX_AGE)
-                } else {
-                    age
-                };
-            }
-        }
-    }
+    let mover = pos.to_move.unwrap_or(actor);
+    pos.ages = aged(&pos, mover);
     pos.outcome = pos.judge_outcome();
     if pos.outcome != Outcome::Ongoing {
         pos.to_move = None;
         pos.extra_throw = false;
-    } else if pos.rules.extra_throw == ExtraThrow::Capture && node.captured_any {
+    } else if pos.rules.extra_throw == ExtraThrow::Capture && captured_any {
         pos.to_move = Some(mover);
         pos.extra_throw = true;
     } else {
@@ -189,6 +176,70 @@ pub(crate) fn finish(node: &Node) -> Position {
         pos.extra_throw = false;
     }
     pos
+}
+
+/// The blocks' ages at the end of `mover`'s turn: the mover's blocks that stood
+/// through it (not formed in it) are a turn older, the turn's marks are cleared.
+#[inline]
+fn aged(pos: &Position, mover: Colour) -> [[u8; 2]; 4] {
+    if pos.blocks == [[0; 2]; 4] {
+        return [[0; 2]; 4];
+    }
+    let mut ages = pos.ages;
+    for (c, (ages, blocks)) in ages.iter_mut().zip(&pos.blocks).enumerate() {
+        for (age, block) in ages.iter_mut().zip(blocks) {
+            if *block == 0 {
+                *age = 0;
+                continue;
+            }
+            let fresh = *age & FRESH != 0;
+            let years = *age & !FRESH;
+            *age = if c == mover.index() && !fresh {
+                (years + 1).min(MAX_AGE)
+            } else {
+                years
+            };
+        }
+    }
+    ages
+}
+
+/// A key of the position a turn ending at `node` leads to, made without ending
+/// it: two nodes of one listing have equal keys exactly when [`finish`] makes
+/// equal positions of them. It holds the pieces (marks cleared, sorted), the
+/// blocks with their ages after the turn, who has captured and whether this turn
+/// did; who throws next and the outcome follow from those.
+#[inline]
+pub(crate) fn end_key(node: &Node) -> PositionKey {
+    let pos = &node.pos;
+    let mut all = pieces_word(&pos.pieces);
+    const MARKS: u128 = u128::from_le_bytes([MOVED; 16]);
+    if all & MARKS != 0 {
+        let mut p = pos.pieces;
+        for colour in p.iter_mut() {
+            if u32::from_le_bytes(*colour) & 0x8080_8080 != 0 {
+                for x in colour.iter_mut() {
+                    *x &= !MOVED;
+                }
+                sort4(colour);
+            }
+        }
+        all = pieces_word(&p);
+    }
+    let pairs = |x: &[[u8; 2]; 4]| {
+        (u16::from_le_bytes(x[0]) as u64)
+            | (u16::from_le_bytes(x[1]) as u64) << 16
+            | (u16::from_le_bytes(x[2]) as u64) << 32
+            | (u16::from_le_bytes(x[3]) as u64) << 48
+    };
+    let blocks = if pos.blocks == [[0; 2]; 4] {
+        0
+    } else {
+        let mover = pos.to_move.unwrap_or(node.actor);
+        (pairs(&pos.blocks) as u128) | (pairs(&aged(pos, mover)) as u128) << 64
+    };
+    let tail = pos.captured.0 as u64 | (node.captured_any as u64) << 8;
+    (all, blocks, tail)
 }
 
 /// The position at the end of a turn from `node`, a dead game marked dead.

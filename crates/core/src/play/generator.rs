@@ -6,12 +6,13 @@ use std::cell::OnceCell;
 
 use crate::board::{self, HOME};
 use crate::dice::Throw;
-use crate::position::Position;
+use crate::position::{pieces_word, Position};
 use crate::rules::{Finished, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
 
-use super::apply::{apply_among, finish, mark_dead};
+use super::apply::{apply_among, end_key, finish_parts, mark_dead};
+use super::dice::DiceSearch;
 use super::keys::KeySet;
 use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
@@ -66,20 +67,44 @@ fn commute(a: u64, b: u64) -> bool {
     a[7] & b[7] & SOLO != 0 && from_a != from_b && to_a != to_b && from_a != to_b && to_a != from_b
 }
 
+/// A play found: where its steps start in [`Generator`]'s list and how many,
+/// and what its end position is made from (see [`finish_parts`]).
+#[derive(Clone, Copy)]
+pub(super) struct Listed {
+    start: u32,
+    len: u32,
+    actor: Colour,
+    captured_any: bool,
+    /// The node's position, with the turn's marks.
+    pos: Position,
+}
+
+/// What the quiet steps of a node leave as it is, for the plays they end: the
+/// blocks and the tail of the plays' end keys (see [`end_key`]), and how many
+/// overdue blocks are broken.
+#[derive(Clone, Copy)]
+pub(super) struct Ends {
+    blocks: u128,
+    tail: u64,
+    broken: u8,
+}
+
 /// Lists legal plays, reusing its memory from one call to the next.
 #[derive(Default)]
 pub struct Generator {
     /// The nodes searched this turn, by key.
-    seen: KeySet,
+    pub(super) seen: KeySet,
     /// The obstacles last computed.
-    obstacles: ObstacleCache,
+    pub(super) obstacles: ObstacleCache,
+    /// The fast search of `throw=dice` plays: what it keeps.
+    pub(super) dice: DiceSearch,
     /// The checks of steps made in this listing, by obstacle table.
     memo: StepMemo,
     /// The steps of the nodes on the search path, each node's after its parent's.
     children: Vec<Step>,
     /// Per node on the search path, the steps that would only reach nodes an
     /// earlier branch has searched (see [`commute`]), each node's after its parent's.
-    earlier: Vec<u64>,
+    pub(super) earlier: Vec<u64>,
     /// The [`packed`] words of `children`, when the search skips repeated orders.
     words: Vec<u64>,
     /// Whether the search skips those steps (not in the reference search).
@@ -89,11 +114,10 @@ pub struct Generator {
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
-    /// Per play: where its steps start in `steps`, how many, the position after it
-    /// (before the dead-game check).
-    pub(super) plays: Vec<(usize, usize, Position)>,
-    /// Per play: the position after it with a dead game marked, made when first
-    /// asked for (most callers of a random play read one position of many).
+    /// Per play: its steps in `steps` and the node it ends at.
+    pub(super) plays: Vec<Listed>,
+    /// Per play: the position after it (the turn ended, a dead game marked), made
+    /// when first asked for (most callers of a random play read one of many).
     ended: Vec<OnceCell<Position>>,
     /// The best use of the throw found so far.
     pub(super) best: Option<Usage>,
@@ -134,7 +158,8 @@ impl Generator {
         self.earlier.clear();
         self.words.clear();
         self.prune = fast;
-        if self.obstacles.reset() {
+        let wrapped = self.obstacles.reset();
+        if wrapped {
             self.memo = StepMemo::default();
         }
         self.steps.clear();
@@ -144,14 +169,23 @@ impl Generator {
         self.mover = pos.to_move;
         if fast && total_fast(&node) {
             self.search_total(&node);
+        } else if fast && !node.total_mode() {
+            self.dice.start(node.dice, wrapped);
+            let mask = self.dice.mask_of(node.dice);
+            self.search_dice(&node, mask, 0..0);
         } else {
             self.search(&node, 0..0);
         }
         if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
             // The partner may decline a finished player's throw.
-            let declined = finish(&node);
-            if self.found.insert(declined.key()) {
-                self.plays.push((self.steps.len(), 0, declined));
+            if self.found.insert(end_key(&node)) {
+                self.plays.push(Listed {
+                    start: self.steps.len() as u32,
+                    len: 0,
+                    actor: node.actor,
+                    captured_any: node.captured_any,
+                    pos: node.pos,
+                });
             }
         }
         self.ended.clear();
@@ -250,24 +284,80 @@ impl Generator {
             node.used_pips,
             broken(&self.start_overdue, node, mover),
         );
+        if !self.admit(usage) || !self.found.insert(end_key(node)) {
+            return;
+        }
+        self.record(node.pos, node, last);
+    }
+
+    /// Whether a play using the throw as `usage` says is kept: as well as the
+    /// best so far; a better one forgets the plays found before it.
+    #[inline]
+    fn admit(&mut self, usage: Usage) -> bool {
         match self.best {
-            Some(b) if usage < b => return,
-            Some(b) if usage == b => {}
+            Some(b) if usage < b => false,
+            Some(b) if usage == b => true,
             _ => {
                 self.best = Some(usage);
                 self.found.clear();
                 self.steps.clear();
                 self.plays.clear();
+                true
             }
         }
-        let pos = finish(node);
-        if !self.found.insert(pos.key()) {
-            return;
-        }
+    }
+
+    /// Keeps a new play: the path and `last`, ending at `pos` (the position of
+    /// a node like `node`: the same actor and captures).
+    #[inline]
+    fn record(&mut self, pos: Position, node: &Node, last: &[Step]) {
         let start = self.steps.len();
         self.steps.extend_from_slice(&self.path);
         self.steps.extend_from_slice(last);
-        self.plays.push((start, self.path.len() + last.len(), pos));
+        self.plays.push(Listed {
+            start: start as u32,
+            len: (self.path.len() + last.len()) as u32,
+            actor: node.actor,
+            captured_any: node.captured_any,
+            pos,
+        });
+    }
+
+    /// What a node's quiet steps (see `dice`) leave as it is, for the plays
+    /// they end.
+    pub(super) fn ends(&self, node: &Node) -> Ends {
+        let (_, blocks, tail) = end_key(node);
+        let mover = self.mover.unwrap_or(node.actor);
+        Ends {
+            blocks,
+            tail,
+            broken: broken(&self.start_overdue, node, mover),
+        }
+    }
+
+    /// [`Generator::leaf_after`] for a quiet `step` from `node` that ends the
+    /// play, leaving the actor's pieces as `pieces` (`throw=dice`): the key of
+    /// the play is made without making its node.
+    #[inline]
+    pub(super) fn quiet_leaf(&mut self, node: &Node, ends: &Ends, pieces: [u8; 4], step: Step) {
+        let usage = (
+            node.used_dice + step.dice,
+            node.used_pips + step.by,
+            ends.broken,
+        );
+        if !self.admit(usage) {
+            return;
+        }
+        let ai = node.actor.index();
+        let lane = 0xffff_ffffu128 << (32 * ai);
+        let all = (pieces_word(&node.pos.pieces) & !lane)
+            | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
+        if !self.found.insert((all, ends.blocks, ends.tail)) {
+            return;
+        }
+        let mut pos = node.pos;
+        pos.pieces[ai] = pieces;
+        self.record(pos, node, &[step]);
     }
 
     /// Number of plays found by the last [`Generator::generate`].
@@ -282,14 +372,15 @@ impl Generator {
 
     /// The steps of play `i`.
     pub fn steps(&self, i: usize) -> &[Step] {
-        let (s, n, _) = self.plays[i];
-        &self.steps[s..s + n]
+        let p = &self.plays[i];
+        &self.steps[p.start as usize..(p.start + p.len) as usize]
     }
 
     /// The position after play `i`.
     pub fn position(&self, i: usize) -> &Position {
         self.ended[i].get_or_init(|| {
-            let mut position = self.plays[i].2;
+            let p = &self.plays[i];
+            let mut position = finish_parts(p.pos, p.actor, p.captured_any);
             mark_dead(&mut position);
             position
         })

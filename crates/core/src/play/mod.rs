@@ -16,6 +16,7 @@
 //!   may move, the distances on offer, which steps exist.
 //! - `apply`: applying a step and ending a turn.
 //! - `generator`: [`Generator`], the reference search over steps.
+//! - `dice`: the fast search where each die moves on its own.
 //! - `keys`: the sets of keys a listing remembers, emptied in constant time.
 //! - `split_total`: the fast path for split totals with automatic super-pieces.
 //! - `turn`: [`Turn`], a turn step by step, and [`apply_play`].
@@ -35,6 +36,7 @@ use crate::position::Position;
 use crate::step::Step;
 
 mod apply;
+mod dice;
 mod explain;
 mod generator;
 mod keys;
@@ -42,6 +44,8 @@ mod node;
 mod obstacles;
 mod split_total;
 mod steps;
+#[cfg(test)]
+mod tests;
 mod turn;
 
 pub(crate) use apply::{apply_among, capture_marks, finish, mark_dead};

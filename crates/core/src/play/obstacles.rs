@@ -13,6 +13,7 @@ use super::MOVED;
 /// What stands in the way of a colour: for each unit size 1–4, a mask over the
 /// colour's progress values that such a unit may neither pass nor land on because
 /// of a block or a bigger blockade, and the blockade sizes.
+#[derive(Clone, Copy)]
 pub(crate) struct Obstacles {
     /// Index = unit size; bit = progress.
     pub(super) mask: [u128; 5],

@@ -323,6 +323,83 @@ pub(crate) fn check_move(
     Ok((q, cap, own))
 }
 
+/// The bits of progress values `lo..=hi` (none when `lo > hi`).
+#[inline]
+fn span(lo: u8, hi: u8) -> u128 {
+    if lo > hi {
+        0
+    } else {
+        ((1u128 << (hi - lo + 1)) - 1) << lo
+    }
+}
+
+/// Where a unit moving `by` from the node goes, if it may: what
+/// [`check_move`] finds, without saying why not, for the fast paths. The
+/// property test `destination_is_check_move` holds the two together.
+#[inline]
+pub(crate) fn destination(node: &Node, obstacles: &Obstacles, unit: &Unit, by: u8) -> Option<u8> {
+    let pos = &node.pos;
+    let a = node.actor;
+    let from = unit.from;
+    let rules = &pos.rules;
+    if from >= HOME {
+        return None;
+    }
+    // Whether the unit goes round the loop again instead of turning home.
+    let circles =
+        from != START && from <= LOOP_END && rules.tohd == Tohd::Circle && !pos.captured.has(a);
+    let q = if from == START {
+        by
+    } else if circles {
+        let q = from + by;
+        if q > LOOP_END {
+            q - LOOP_LEN
+        } else {
+            q
+        }
+    } else {
+        let q = from + by;
+        if q > HOME || (q == HOME && rules.tohd != Tohd::Off && !pos.captured.has(a)) {
+            return None;
+        }
+        if pos.teams && rules.order != Order::Off {
+            if let Some(first) = a.waits_for() {
+                if (q == HOME || (rules.order == Order::Column && q > LOOP_END))
+                    && !all_home(pos, first)
+                {
+                    return None;
+                }
+            }
+        }
+        q
+    };
+    if obstacles.any && by > 1 {
+        // The squares passed, as progress values.
+        let passed = if from == START {
+            span(1, by - 1)
+        } else if circles && from + by - 1 > LOOP_END {
+            span(from + 1, LOOP_END) | span(LOOP_END + 1 - LOOP_LEN, from + by - 1 - LOOP_LEN)
+        } else {
+            span(from + 1, from + by - 1)
+        };
+        if obstacles.mask[unit.size.min(4) as usize] & passed != 0 {
+            return None;
+        }
+    }
+    if q == HOME {
+        return Some(q);
+    }
+    if rules.stacking == Stacking::Declare && pos.is_block(a, q) {
+        return None;
+    }
+    if (obstacles.others >> board::sq(a.index(), q)) & 1 == 0 {
+        return Some(q);
+    }
+    landing(pos, a, q, unit.size, obstacles.others)
+        .ok()
+        .map(|_| q)
+}
+
 /// Calls `f` with every step the node allows (before the maximum-use rule).
 pub(crate) fn for_each_step(node: &Node, f: impl FnMut(Step)) {
     if !node.left() {

@@ -1,0 +1,489 @@
+//! The fast search of plays where each die moves on its own (`throw=dice`): the
+//! reference search's plays, in its order and with its steps, for less work.
+//!
+//! It walks the same tree as [`Generator::generate_reference`]: at every node
+//! the same steps in the same order (units by progress, then their kinds, then
+//! the distances largest first, a super-piece declared before a block), and the
+//! first path to every play is the one kept. What it does not do again:
+//!
+//! - The dice left are a mask over the throw's three dice, and what each mask
+//!   offers (its distinct dice, its equal pair) is listed once per listing.
+//! - Each unit's check for each distance is remembered in a table indexed by
+//!   the unit and the distance, valid while the obstacle table is the same.
+//! - A *quiet* step (it lands where no other colour stands and neither declares
+//!   nor leaves a block) changes only the actor's pieces and the dice: the node
+//!   it leads to is made by moving the pieces, not by applying the step in full.
+//! - The second order of two independent steps is not searched (see
+//!   [`commute`]): the node it reaches is one an earlier branch searched.
+//!
+//! `tests/fast_paths.rs` checks it against the reference search, play for play
+//! and step for step, under many options.
+
+use core::ops::Range;
+
+use crate::board::{self, HOME, START};
+use crate::position::sort4;
+use crate::rules::{Split, Stacking};
+use crate::step::{Declare, Step};
+use crate::Colour;
+
+use super::apply::apply_among;
+use super::generator::{Ends, Generator};
+use super::node::Node;
+use super::obstacles::Obstacles;
+use super::steps::{destination, Unit};
+
+/// A step in one word for quick comparison inside one search: its fields in
+/// the low seven bytes (colour, from, to, pieces, by, dice, declaration), and
+/// in the top byte whether it is quiet ([`QUIET`]).
+type Word = u64;
+
+/// The flag of a [`Word`] whose step is quiet: it lands where no other colour
+/// stands, so it captures nothing, and it neither declares nor leaves a block.
+/// It changes nothing but the actor's pieces and the dice.
+const QUIET: u8 = 1;
+
+/// The fields of a [`Word`], without the flag.
+const FIELDS: Word = (1 << 56) - 1;
+
+/// The byte of a [`Word`]'s declaration.
+const NO_DECLARATION: u8 = 0;
+const SUPER: u8 = 1;
+const BLOCK: u8 = 2;
+
+/// Whether two [`Word`]s of one node are independent: either order applies both
+/// and reaches the same node, and each stays legal after the other. They are
+/// when both are quiet and they move different pieces and neither lands where
+/// the other starts or ends. The search skips the second order, whose node the
+/// first already reached: the plays and their order are those of the plain
+/// search.
+#[inline]
+fn commute(a: Word, b: Word) -> bool {
+    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+    let (from_a, to_a, from_b, to_b) = (a[1], a[2], b[1], b[2]);
+    a[7] & b[7] & QUIET != 0 && from_a != from_b && to_a != to_b && from_a != to_b && to_a != from_b
+}
+
+/// The step a [`Word`] stands for.
+#[inline]
+fn step_of(w: Word) -> Step {
+    let [colour, from, to, pieces, by, dice, declare, _] = w.to_le_bytes();
+    Step {
+        colour: Colour::from_index(colour as usize),
+        from,
+        to,
+        pieces,
+        by,
+        dice,
+        declare: match declare {
+            SUPER => Some(Declare::Super),
+            BLOCK => Some(Declare::Block),
+            _ => None,
+        },
+    }
+}
+
+/// Most steps a node offers: four units of one die each by three distances,
+/// each perhaps declared two ways, with room to spare.
+const MAX_STEPS: usize = 48;
+
+/// What the dice left offer, for one mask of the throw's dice.
+#[derive(Clone, Copy, Default)]
+struct Offer {
+    /// The dice left as [`Node::dice`] holds them: largest first, 0 for used.
+    dice: [u8; 3],
+    /// The distinct dice left, largest first, with their distance slots.
+    singles: [(u8, u8); 3],
+    /// How many of `singles` there are.
+    count: u8,
+    /// The sum of an equal pair among the dice left (0 if there is none).
+    pair: u8,
+    /// Per distance slot, the mask left once that distance is used.
+    after: [u8; SLOTS],
+}
+
+/// Remembered checks: per unit kind and distance, the obstacle table's
+/// generation when it was checked and where the unit goes (0: it may not).
+const KINDS: usize = 8;
+/// Distance slots: the throw's three distinct dice and its equal pair.
+const SLOTS: usize = 4;
+/// The slot of an equal pair's sum.
+const PAIR_SLOT: u8 = 3;
+/// Units start at progress 0–83.
+const MEMO_LEN: usize = 84 * KINDS * SLOTS;
+
+/// What a listing of `throw=dice` plays keeps between nodes (and between
+/// listings, its memory).
+#[derive(Default)]
+pub(super) struct DiceSearch {
+    /// The throw's dice, largest first.
+    throw: [u8; 3],
+    /// Per mask of the throw's dice (bit i: die i is left), what it offers.
+    offers: [Offer; 8],
+    /// Per remembered check, the generation it holds for.
+    stamps: Vec<u32>,
+    /// Per remembered check, the destination (0: not allowed).
+    dests: Vec<u8>,
+}
+
+impl DiceSearch {
+    /// Prepares for a listing with these dice (largest first). `forget` drops
+    /// every remembered check (the generations start again).
+    pub(super) fn start(&mut self, dice: [u8; 3], forget: bool) {
+        if self.stamps.is_empty() {
+            self.stamps = vec![u32::MAX; MEMO_LEN];
+            self.dests = vec![0; MEMO_LEN];
+        } else if forget {
+            self.stamps.iter_mut().for_each(|s| *s = u32::MAX);
+        }
+        if dice == self.throw {
+            return;
+        }
+        self.throw = dice;
+        let mut distinct = [0u8; 3];
+        let mut n = 0;
+        for &d in &dice {
+            if d != 0 && !distinct[..n].contains(&d) {
+                distinct[n] = d;
+                n += 1;
+            }
+        }
+        let slot_of = |d: u8| distinct.iter().position(|x| *x == d).unwrap_or(0) as u8;
+        // The mask left after using `count` dice of `per` pips from `mask`: the
+        // first such dice go, so equal masks mean equal dice left.
+        let without = |mut mask: usize, per: u8, count: u8| {
+            for _ in 0..count {
+                if let Some(i) = (0..3).find(|&i| mask & (1 << i) != 0 && dice[i] == per) {
+                    mask &= !(1 << i);
+                }
+            }
+            mask as u8
+        };
+        for mask in 0..8usize {
+            let mut o = Offer::default();
+            let mut k = 0;
+            for (i, &d) in dice.iter().enumerate() {
+                if mask & (1 << i) != 0 && d != 0 {
+                    o.dice[k] = d;
+                    k += 1;
+                }
+            }
+            let d = o.dice;
+            for i in 0..3 {
+                if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
+                    o.singles[o.count as usize] = (d[i], slot_of(d[i]));
+                    o.count += 1;
+                }
+            }
+            o.pair = if d[0] != 0 && d[0] == d[1] {
+                2 * d[0]
+            } else if d[1] != 0 && d[1] == d[2] {
+                2 * d[1]
+            } else {
+                0
+            };
+            for (slot, &v) in distinct[..n].iter().enumerate() {
+                o.after[slot] = without(mask, v, 1);
+            }
+            if o.pair != 0 {
+                o.after[PAIR_SLOT as usize] = without(mask, o.pair / 2, 2);
+            }
+            self.offers[mask] = o;
+        }
+    }
+
+    /// The mask of the throw's dice that `dice` (as a node holds them) leaves.
+    pub(super) fn mask_of(&self, dice: [u8; 3]) -> u8 {
+        let mut mask = 0u8;
+        for &d in dice.iter().filter(|d| **d != 0) {
+            for (i, &t) in self.throw.iter().enumerate() {
+                if t == d && mask & (1 << i) == 0 {
+                    mask |= 1 << i;
+                    break;
+                }
+            }
+        }
+        mask
+    }
+
+    /// Where a unit goes with the distance of a slot (0: it may not),
+    /// remembered under `generation`.
+    #[inline]
+    fn check(
+        &mut self,
+        node: &Node,
+        obstacles: &Obstacles,
+        generation: u32,
+        unit: &Unit,
+        by: u8,
+        slot: u8,
+    ) -> u8 {
+        let kind = (unit.size as usize - 1) * 2 + unit.group_pair as usize;
+        let i = (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
+        if self.stamps[i] == generation {
+            return self.dests[i];
+        }
+        let to = destination(node, obstacles, unit, by).unwrap_or(0);
+        self.stamps[i] = generation;
+        self.dests[i] = to;
+        to
+    }
+}
+
+/// What the steps of one node share.
+struct Here<'a> {
+    node: &'a Node,
+    obstacles: &'a Obstacles,
+    generation: u32,
+    /// The actor's colour as a step's first byte.
+    colour: u8,
+    /// The actor's pieces.
+    pieces: [u8; 4],
+    /// Whether landing on a single of one's own declares (`stacking=declare`).
+    declares: bool,
+}
+
+impl Here<'_> {
+    /// The word of a unit's step to `to` by `by` (`slot`) with `dice` dice.
+    #[inline]
+    fn word(&self, unit: &Unit, to: u8, by: u8, dice: u8, slot: u8, declare: u8) -> Word {
+        let a = self.node.actor;
+        let alone = to == HOME || (self.obstacles.others >> board::sq(a.index(), to)) & 1 == 0;
+        let blocks =
+            self.declares && (declare != NO_DECLARATION || self.node.pos.is_block(a, unit.from));
+        let quiet = if alone && !blocks { QUIET } else { 0 };
+        u64::from_le_bytes([
+            self.colour,
+            unit.from,
+            to,
+            unit.size,
+            by,
+            dice,
+            declare,
+            quiet | slot << 1,
+        ])
+    }
+}
+
+impl DiceSearch {
+    /// Adds the steps of `unit` with the dice `offer` holds to `out`.
+    #[inline]
+    fn unit_steps(
+        &mut self,
+        here: &Here,
+        offer: &Offer,
+        unit: Unit,
+        out: &mut [Word; MAX_STEPS],
+        n: &mut usize,
+    ) {
+        let mut push = |w: Word| {
+            if *n < MAX_STEPS {
+                out[*n] = w;
+                *n += 1;
+            }
+        };
+        if unit.group_pair {
+            if offer.pair != 0 {
+                let to = self.check(
+                    here.node,
+                    here.obstacles,
+                    here.generation,
+                    &unit,
+                    offer.pair,
+                    PAIR_SLOT,
+                );
+                if to != 0 {
+                    // A group never lands on a single to declare.
+                    push(here.word(&unit, to, offer.pair, 2, PAIR_SLOT, NO_DECLARATION));
+                }
+            }
+            return;
+        }
+        for &(by, slot) in &offer.singles[..offer.count as usize] {
+            let to = self.check(here.node, here.obstacles, here.generation, &unit, by, slot);
+            if to == 0 {
+                continue;
+            }
+            if here.declares
+                && unit.size == 1
+                && to != HOME
+                && here.pieces.iter().filter(|p| **p == to).count() == 1
+            {
+                push(here.word(&unit, to, by, 1, slot, SUPER));
+                push(here.word(&unit, to, by, 1, slot, BLOCK));
+            } else {
+                push(here.word(&unit, to, by, 1, slot, NO_DECLARATION));
+            }
+        }
+    }
+}
+
+/// The actor's pieces after a quiet step: `size` of those at `from` go to `to`.
+#[inline]
+fn moved(mut pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
+    let mut moving = size;
+    for p in pieces.iter_mut() {
+        if moving > 0 && *p == from {
+            *p = to;
+            moving -= 1;
+        }
+    }
+    sort4(&mut pieces);
+    pieces
+}
+
+impl Generator {
+    /// Lists the steps of `node` (whose dice left are `mask`) into `out`, in the
+    /// order of the reference search; how many.
+    fn dice_steps(&mut self, here: &Here, mask: u8, out: &mut [Word; MAX_STEPS]) -> usize {
+        let offer = self.dice.offers[mask as usize];
+        let pos = &here.node.pos;
+        let a = here.node.actor;
+        let pieces = here.pieces;
+        let stacking = pos.rules.stacking;
+        let split = pos.rules.split == Split::Top;
+        let unit = |from, size, group_pair| Unit {
+            from,
+            size,
+            group_pair,
+        };
+        let mut n = 0usize;
+        let mut i = 0;
+        while i < 4 {
+            let p = pieces[i];
+            if p == HOME {
+                // Pieces are sorted: the rest are home too.
+                break;
+            }
+            let mut run = 1;
+            while i + run < 4 && pieces[i + run] == p {
+                run += 1;
+            }
+            let size = run as u8;
+            let d = &mut self.dice;
+            if p == START {
+                d.unit_steps(here, &offer, unit(p, 1, false), out, &mut n);
+            } else {
+                match stacking {
+                    Stacking::Group => {
+                        d.unit_steps(here, &offer, unit(p, 1, false), out, &mut n);
+                        if size >= 2 {
+                            d.unit_steps(here, &offer, unit(p, size, true), out, &mut n);
+                        }
+                    }
+                    Stacking::Declare if pos.is_block(a, p) => {
+                        d.unit_steps(here, &offer, unit(p, 1, false), out, &mut n);
+                    }
+                    Stacking::Super | Stacking::Declare => {
+                        d.unit_steps(here, &offer, unit(p, size, false), out, &mut n);
+                        if split {
+                            for k in 1..size {
+                                d.unit_steps(here, &offer, unit(p, k, false), out, &mut n);
+                            }
+                        }
+                    }
+                }
+            }
+            i += run;
+        }
+        n
+    }
+
+    /// Searches every play from `node`, whose dice left are `mask`. `earlier`
+    /// is the range of `self.earlier` holding the steps that lead from `node`
+    /// only to nodes already searched.
+    pub(super) fn search_dice(&mut self, node: &Node, mask: u8, earlier: Range<usize>) {
+        if mask == 0 {
+            // Nothing left to use or to pass: the play ends here.
+            self.leaf(node);
+            return;
+        }
+        let (generation, obs) = self.obstacles.table(node);
+        // The table is copied out so that the search may go on using the cache.
+        let obs = *obs;
+        let ai = node.actor.index();
+        let here = Here {
+            node,
+            obstacles: &obs,
+            generation,
+            colour: node.actor as u8,
+            pieces: node.pos.pieces[ai],
+            declares: node.pos.rules.stacking == Stacking::Declare,
+        };
+        let mut words = [0 as Word; MAX_STEPS];
+        let count = self.dice_steps(&here, mask, &mut words);
+        if count == 0 {
+            match node.pass() {
+                Some(passed) => self.search_dice(&passed, mask, 0..0),
+                None => self.leaf(node),
+            }
+            return;
+        }
+        let offers = &self.dice.offers;
+        let after = offers[mask as usize].after;
+        // What a quiet step leaves as it is, for the plays it ends.
+        let mut ends: Option<Ends> = None;
+        for j in 0..count {
+            let w = words[j];
+            if self.earlier[earlier.clone()]
+                .iter()
+                .any(|e| e & FIELDS == w & FIELDS)
+            {
+                // This order of two independent steps reaches a node that the
+                // other order, searched earlier, reached first.
+                continue;
+            }
+            let [_, from, to, size, by, dice, _, flags] = w.to_le_bytes();
+            let left = after[(flags >> 1) as usize];
+            if flags & QUIET != 0 {
+                let pieces = moved(here.pieces, from, to, size);
+                if left == 0 {
+                    let ends = *ends.get_or_insert_with(|| self.ends(node));
+                    self.quiet_leaf(node, &ends, pieces, step_of(w));
+                    continue;
+                }
+                // Only the actor's pieces and the dice change.
+                let mut child = *node;
+                child.pos.pieces[ai] = pieces;
+                child.dice = self.dice.offers[left as usize].dice;
+                child.used_dice += dice;
+                child.used_pips += by;
+                if self.seen.insert(child.key()) {
+                    self.descend(&words[..j], w, earlier.clone(), &child, left);
+                }
+                continue;
+            }
+            let child = apply_among(node, &step_of(w), obs.others);
+            if left == 0 {
+                // A play that used everything: `leaf` recognises it if another
+                // order reached it first, so it need not be remembered here.
+                self.leaf_after(&child, &[step_of(w)]);
+            } else if self.seen.insert(child.key()) {
+                self.descend(&words[..j], w, earlier.clone(), &child, left);
+            }
+        }
+    }
+
+    /// Searches from `child`, reached by the step `w` after its siblings
+    /// `before`, with the steps that commute with `w` marked as leading to
+    /// nodes already searched.
+    fn descend(&mut self, before: &[Word], w: Word, earlier: Range<usize>, child: &Node, left: u8) {
+        let start = self.earlier.len();
+        for &e in before {
+            if commute(e, w) {
+                self.earlier.push(e);
+            }
+        }
+        for i in earlier {
+            let e = self.earlier[i];
+            if commute(e, w) {
+                self.earlier.push(e);
+            }
+        }
+        let end = self.earlier.len();
+        self.path.push(step_of(w));
+        self.search_dice(child, left, start..end);
+        self.path.pop();
+        self.earlier.truncate(start);
+    }
+}

@@ -211,7 +211,13 @@ fn aged(pos: &Position, mover: Colour) -> [[u8; 2]; 4] {
 /// did; who throws next and the outcome follow from those.
 #[inline]
 pub(crate) fn end_key(node: &Node) -> PositionKey {
-    let pos = &node.pos;
+    end_key_of(&node.pos, node.actor, node.captured_any)
+}
+
+/// [`end_key`] from what it depends on: the node's position, its actor and
+/// whether the turn captured anything.
+#[inline]
+pub(crate) fn end_key_of(pos: &Position, actor: Colour, captured_any: bool) -> PositionKey {
     let mut all = pieces_word(&pos.pieces);
     const MARKS: u128 = u128::from_le_bytes([MOVED; 16]);
     if all & MARKS != 0 {
@@ -235,10 +241,10 @@ pub(crate) fn end_key(node: &Node) -> PositionKey {
     let blocks = if pos.blocks == [[0; 2]; 4] {
         0
     } else {
-        let mover = pos.to_move.unwrap_or(node.actor);
+        let mover = pos.to_move.unwrap_or(actor);
         (pairs(&pos.blocks) as u128) | (pairs(&aged(pos, mover)) as u128) << 64
     };
-    let tail = pos.captured.0 as u64 | (node.captured_any as u64) << 8;
+    let tail = pos.captured.0 as u64 | (captured_any as u64) << 8;
     (all, blocks, tail)
 }
 

@@ -16,6 +16,7 @@ use super::dice::DiceSearch;
 use super::keys::KeySet;
 use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
+use super::plans::Plans;
 use super::split_total::total_fast;
 use super::steps::{for_each_step_remembered, for_each_step_with, StepMemo};
 use super::{Play, PlayError};
@@ -110,7 +111,9 @@ pub struct Generator {
     /// Whether the search skips those steps (not in the reference search).
     prune: bool,
     /// The keys of the positions the plays found lead to.
-    found: KeySet,
+    pub(super) found: KeySet,
+    /// Listing by plans: what it keeps.
+    pub(super) plans: Plans,
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
@@ -169,6 +172,7 @@ impl Generator {
         self.mover = pos.to_move;
         if fast && total_fast(&node) {
             self.search_total(&node);
+        } else if fast && self.list_plans(&node) {
         } else if fast && !node.total_mode() {
             self.dice.start(node.dice, wrapped);
             let mask = self.dice.mask_of(node.dice);
@@ -319,6 +323,26 @@ impl Generator {
             len: (self.path.len() + last.len()) as u32,
             actor: node.actor,
             captured_any: node.captured_any,
+            pos,
+        });
+    }
+
+    /// Keeps a play found without the search: its steps, and the position it
+    /// ends at (before the end of the turn).
+    pub(super) fn push_play(
+        &mut self,
+        steps: &[Step],
+        pos: Position,
+        actor: Colour,
+        captured_any: bool,
+    ) {
+        let start = self.steps.len();
+        self.steps.extend_from_slice(steps);
+        self.plays.push(Listed {
+            start: start as u32,
+            len: steps.len() as u32,
+            actor,
+            captured_any,
             pos,
         });
     }

@@ -9,9 +9,9 @@ pub(crate) type Key = (u128, u128, u64);
 /// A set of [`Key`]s, emptied in constant time. See the module documentation.
 #[derive(Default)]
 pub(crate) struct KeySet {
-    /// Per slot: the generation that wrote it and its key; a slot of an older
-    /// generation is empty.
-    slots: Vec<(u32, Key)>,
+    /// Per slot: the generation that wrote it, the value kept with the key
+    /// ([`KeySet::entry`]) and the key; a slot of an older generation is empty.
+    slots: Vec<(u32, u32, Key)>,
     /// The current generation (never 0 once the table is made).
     generation: u32,
     /// Keys in the current generation.
@@ -53,6 +53,13 @@ impl KeySet {
     /// Adds `key`; whether it was not there yet.
     #[inline]
     pub(crate) fn insert(&mut self, key: Key) -> bool {
+        self.entry(key, 0).is_none()
+    }
+
+    /// Adds `key` with `value` if it is not there yet (None); the value kept
+    /// with it if it is.
+    #[inline]
+    pub(crate) fn entry(&mut self, key: Key, value: u32) -> Option<u32> {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
@@ -61,12 +68,12 @@ impl KeySet {
         loop {
             let slot = &mut self.slots[i];
             if slot.0 != self.generation {
-                *slot = (self.generation, key);
+                *slot = (self.generation, value, key);
                 self.len += 1;
-                return true;
+                return None;
             }
-            if slot.1 == key {
-                return false;
+            if slot.2 == key {
+                return Some(slot.1);
             }
             i = (i + 1) & mask;
         }
@@ -81,12 +88,12 @@ impl KeySet {
         } else {
             self.generation
         };
-        self.slots = vec![(0, (0, 0, 0)); (old.len() * 2).max(FIRST)];
+        self.slots = vec![(0, 0, (0, 0, 0)); (old.len() * 2).max(FIRST)];
         self.generation = generation;
         self.len = 0;
-        for (g, key) in old {
+        for (g, value, key) in old {
             if g == generation {
-                self.insert(key);
+                self.entry(key, value);
             }
         }
     }
@@ -112,12 +119,23 @@ mod tests {
     }
 
     #[test]
+    fn keeps_a_value_with_each_key_through_growing() {
+        let mut set = KeySet::default();
+        for i in 0..1000u32 {
+            assert_eq!(set.entry((i as u128, 0, 7), i * 3), None);
+        }
+        for i in 0..1000u32 {
+            assert_eq!(set.entry((i as u128, 0, 7), 0), Some(i * 3));
+        }
+    }
+
+    #[test]
     fn a_wrapped_generation_forgets_old_slots() {
         let mut set = KeySet::default();
         assert!(set.insert((1, 2, 3)));
         set.generation = u32::MAX;
         set.slots.iter_mut().for_each(|s| {
-            if s.1 == (1, 2, 3) {
+            if s.2 == (1, 2, 3) {
                 s.0 = u32::MAX;
             }
         });

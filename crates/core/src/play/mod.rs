@@ -17,6 +17,7 @@
 //! - `apply`: applying a step and ending a turn.
 //! - `generator`: [`Generator`], the reference search over steps.
 //! - `dice`: the fast search where each die moves on its own.
+//! - `plans`: each-die plays with groups listed by which dice each piece takes.
 //! - `keys`: the sets of keys a listing remembers, emptied in constant time.
 //! - `split_total`: the fast path for split totals with automatic super-pieces.
 //! - `turn`: [`Turn`], a turn step by step, and [`apply_play`].
@@ -42,6 +43,7 @@ mod generator;
 mod keys;
 mod node;
 mod obstacles;
+mod plans;
 mod split_total;
 mod steps;
 #[cfg(test)]

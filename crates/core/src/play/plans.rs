@@ -1,0 +1,849 @@
+//! Each-die plays listed by *plans* where pieces stand together as groups
+//! (`throw=dice`, `stacking=group`: the `chausar` preset): which dice each
+//! piece takes and in which order, instead of a search over every step.
+//!
+//! Why a plan fixes its plays: with groups, whether a single piece may take a
+//! die does not depend on where the mover's other pieces stand (they neither
+//! block it nor change where it may land), and a capture by a single piece
+//! changes nothing another single's step depends on (a single never takes a
+//! blockade, so the obstacles stay; a square whose enemies were taken may
+//! still be landed on). So a play of single steps is legal exactly when each
+//! piece's own order of dice is legal from the start of the turn, and it ends
+//! with every piece at the end of its order and every enemy on a square some
+//! step lands on taken. Every interleaving of the pieces' orders is the same
+//! play. (Where a colour must capture before finishing and has not, a capture
+//! does change where its pieces go: such turns are left to the search, as are
+//! turns with passed points.)
+//!
+//! The reference search lists a play where it first reaches it, which is at its
+//! least sequence of steps in the order steps are tried at a node (by progress,
+//! then unit kind, then distance largest first); so each play keeps its least
+//! sequence over every plan and interleaving that reaches it, and the plays are
+//! sorted by it. Steps of a whole group with an equal pair (two dice, so at most
+//! one a turn) are few: those plays are searched with the full rules.
+//!
+//! `tests/fast_paths.rs` and `tests/play_order.rs` check the plays, their steps
+//! and their order against the reference search.
+
+use crate::board::{self, HOME, START};
+use crate::position::{pieces_word, sort4, Position};
+use crate::rules::{Stacking, ThrowUse, Tohd, Unused};
+use crate::step::Step;
+
+use super::apply::{apply_among, end_key, end_key_of};
+use super::generator::Generator;
+use super::keys::KeySet;
+use super::node::{Node, Part, Usage};
+use super::obstacles::{obstacles, Obstacles};
+use super::steps::{destination, Unit};
+
+/// No such order, entity or slot.
+const NONE: u8 = u8::MAX;
+
+/// Distinct orders of a throw's dice: 3 singles, 6 pairs, 6 triples at most.
+const MAX_ORDERS: usize = 15;
+
+/// An order in which one piece takes some of the throw's dice.
+#[derive(Clone, Copy, Default)]
+struct Order {
+    /// The dice, first first.
+    dice: [u8; 3],
+    /// How many.
+    len: u8,
+    /// The order of all but the last die (`NONE` for one die).
+    parent: u8,
+}
+
+/// A piece from one progress taking one order, from the start of the turn.
+#[derive(Clone, Copy, Default)]
+struct Path {
+    /// Every step is legal.
+    legal: bool,
+    /// Where each step starts and ends.
+    from: [u8; 3],
+    to: [u8; 3],
+    /// Each step's [`step_key`].
+    keys: [u64; 3],
+    /// The squares where a step lands on enemies (they are taken).
+    takes: u128,
+}
+
+/// A play found: its least sequence of steps, and where it ends.
+#[derive(Clone, Copy)]
+struct Found {
+    /// The sequence's order key ([`step_key`] of each step, the first highest).
+    seq: u64,
+    steps: [Step; 3],
+    len: u8,
+    /// Its end key: the pieces (a [`pieces_word`]), no blocks, who has
+    /// captured and whether this turn did (see [`end_key`]).
+    key: (u128, u128, u64),
+}
+
+/// The orders of one throw's dice.
+#[derive(Clone, Copy, Default)]
+struct Orders {
+    orders: [Order; MAX_ORDERS],
+    count: usize,
+    /// Per order and mask of dice left, the dice it takes (the first of equal
+    /// ones; 0 when those dice do not hold it).
+    fit: [[u8; 8]; MAX_ORDERS],
+    /// Per mask of dice left, the orders they hold (bit i: order i).
+    fitting: [u16; 8],
+    /// Per mask of dice left, the orders of exactly those dice.
+    exact: [u16; 8],
+}
+
+/// What listing by plans keeps from one listing to the next.
+#[derive(Default)]
+pub(super) struct Plans {
+    /// The orders of every throw met so far, by its dice (largest first)
+    /// in base 7.
+    made: Vec<Orders>,
+    /// The orders of this listing's throw.
+    orders: [Order; MAX_ORDERS],
+    count: usize,
+    fit: [[u8; 8]; MAX_ORDERS],
+    fitting: [u16; 8],
+    exact: [u16; 8],
+    /// Per distinct progress of the mover's pieces, the path of every order.
+    paths: [[Path; MAX_ORDERS]; 4],
+    /// Per distinct progress, the legal orders (bit i: order i).
+    legal: [u16; 4],
+    /// The plays found, and their end keys with their index.
+    found: Vec<Found>,
+    /// The plays' order keys with their index (low 20 bits), to sort.
+    order: Vec<u64>,
+    keys: KeySet,
+    /// The best use of the throw found.
+    best: Option<Usage>,
+    /// The end key of the listing's node (no piece moved).
+    root: (u128, u128, u64),
+}
+
+/// Sorts a short list (a listing's plays) in place.
+fn insertion_sort(v: &mut [u64]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+/// The pieces of every colour from a word of [`pieces_word`].
+#[inline]
+fn pieces_of(word: u128) -> [[u8; 4]; 4] {
+    let b = word.to_le_bytes();
+    [
+        [b[0], b[1], b[2], b[3]],
+        [b[4], b[5], b[6], b[7]],
+        [b[8], b[9], b[10], b[11]],
+        [b[12], b[13], b[14], b[15]],
+    ]
+}
+
+/// The pieces' word with the enemies of `a` on the squares `takes` taken.
+#[inline]
+fn taken(word: u128, pos: &Position, a: crate::Colour, takes: u128) -> u128 {
+    let mut pieces = pieces_of(word);
+    for c in crate::Colour::ALL {
+        if !pos.present.has(c) || !pos.enemies(a, c) {
+            continue;
+        }
+        let ci = c.index();
+        let own = &mut pieces[ci];
+        let mut hit = false;
+        for p in own.iter_mut() {
+            if *p != START && *p != HOME && (takes >> board::sq(ci, *p)) & 1 == 1 {
+                *p = START;
+                hit = true;
+            }
+        }
+        if hit {
+            sort4(own);
+        }
+    }
+    pieces_word(&pieces)
+}
+
+/// A step's place in the order a node tries its steps: by progress, then
+/// the unit's kind (a single before a group), then distance, largest first.
+#[inline]
+fn step_key(s: &Step) -> u64 {
+    let rank = (s.dice == 2) as u64;
+    // Distances are at most 12 (an equal pair of sixes).
+    (s.from as u64) << 5 | rank << 4 | (15 - s.by.min(15)) as u64
+}
+
+/// [`step_key`] of a single's step from `from` by `by`.
+#[inline]
+fn single_key(from: u8, by: u8) -> u64 {
+    (from as u64) << 5 | (15 - by.min(15)) as u64
+}
+
+/// The order key of a sequence of steps: the first step's key highest.
+#[inline]
+fn seq_key(steps: &[Step]) -> u64 {
+    let mut k = 0;
+    for (i, s) in steps.iter().enumerate() {
+        k |= step_key(s) << (24 - 12 * i);
+    }
+    k
+}
+
+impl Plans {
+    /// Takes the orders of a throw's dice (largest first), made once per throw.
+    fn prepare(&mut self, throw: [u8; 3]) {
+        let index = (throw[0] as usize * 7 + throw[1] as usize) * 7 + throw[2] as usize;
+        if self.made.is_empty() {
+            self.made = vec![Orders::default(); 7 * 7 * 7];
+        }
+        if self.made[index].count == 0 {
+            self.made[index] = Orders::of(throw);
+        }
+        let o = &self.made[index];
+        self.orders = o.orders;
+        self.count = o.count;
+        self.fit = o.fit;
+        self.fitting = o.fitting;
+        self.exact = o.exact;
+    }
+}
+
+impl Plans {
+    /// Of the legal orders of progress `d`, one per play: the least of the
+    /// orders with the same dice taking the same enemies.
+    fn least_orders(&self, d: usize, legal: u16) -> u16 {
+        let mut groups = [(0u32, 0u128, 0u64, 0u8); MAX_ORDERS];
+        let mut count = 0;
+        let mut bits = legal;
+        while bits != 0 {
+            let o = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let order = self.orders[o];
+            let mut dice = order.dice;
+            dice.sort_unstable();
+            let code = u32::from_le_bytes([dice[0], dice[1], dice[2], order.len]);
+            let path = &self.paths[d][o];
+            let seq = path.keys[0] << 24 | path.keys[1] << 12 | path.keys[2];
+            match groups[..count]
+                .iter_mut()
+                .find(|g| g.0 == code && g.1 == path.takes)
+            {
+                Some(g) => {
+                    if seq < g.2 {
+                        g.2 = seq;
+                        g.3 = o as u8;
+                    }
+                }
+                None => {
+                    groups[count] = (code, path.takes, seq, o as u8);
+                    count += 1;
+                }
+            }
+        }
+        groups[..count].iter().fold(0, |m, g| m | 1 << g.3)
+    }
+}
+
+impl Orders {
+    /// The orders of a throw's dice (largest first).
+    fn of(throw: [u8; 3]) -> Orders {
+        let mut this = Orders::default();
+        // Orders of die indices, prefixes first; equal dice give equal orders.
+        let mut seqs = [([0usize; 3], 0usize); MAX_ORDERS];
+        let mut count = 0;
+        for i in 0..3 {
+            seqs[count] = ([i, 0, 0], 1);
+            count += 1;
+        }
+        for len in 2..=3 {
+            let before = count;
+            for i in 0..before {
+                let (s, n) = seqs[i];
+                if n != len - 1 {
+                    continue;
+                }
+                for j in 0..3 {
+                    if !s[..n].contains(&j) {
+                        let mut t = s;
+                        t[n] = j;
+                        seqs[count] = (t, len);
+                        count += 1;
+                    }
+                }
+            }
+        }
+        let id_of = |s: &[usize], this: &mut Orders| -> u8 {
+            let mut dice = [0u8; 3];
+            for (k, &i) in s.iter().enumerate() {
+                dice[k] = throw[i];
+            }
+            let len = s.len() as u8;
+            if let Some(i) = this.orders[..this.count]
+                .iter()
+                .position(|o| o.len == len && o.dice == dice)
+            {
+                return i as u8;
+            }
+            let parent = if len == 1 {
+                NONE
+            } else {
+                this.orders[..this.count]
+                    .iter()
+                    .position(|o| {
+                        o.len == len - 1 && o.dice[..len as usize - 1] == dice[..len as usize - 1]
+                    })
+                    .map_or(NONE, |i| i as u8)
+            };
+            this.orders[this.count] = Order { dice, len, parent };
+            this.count += 1;
+            (this.count - 1) as u8
+        };
+        for (s, n) in seqs[..count].iter().map(|&(s, n)| (s, n)) {
+            id_of(&s[..n], &mut this);
+        }
+        for o in 0..this.count {
+            let order = this.orders[o];
+            for left in 0..8usize {
+                let mut used = 0usize;
+                let fits = order.dice[..order.len as usize].iter().all(|&d| {
+                    match (0..3).find(|&i| (left & !used) & (1 << i) != 0 && throw[i] == d) {
+                        Some(i) => {
+                            used |= 1 << i;
+                            true
+                        }
+                        None => false,
+                    }
+                });
+                this.fit[o][left] = if fits { used as u8 } else { 0 };
+                if fits {
+                    this.fitting[left] |= 1 << o;
+                    if used == left {
+                        this.exact[left] |= 1 << o;
+                    }
+                }
+            }
+        }
+        this
+    }
+}
+
+impl Generator {
+    /// Lists the plays of `node` by plans when they cover its rules (see the
+    /// module documentation); false, having changed nothing, when they do not.
+    pub(super) fn list_plans(&mut self, node: &Node) -> bool {
+        let pos = &node.pos;
+        let rules = &pos.rules;
+        if rules.throw != ThrowUse::Dice
+            || rules.stacking != Stacking::Group
+            || pos.blocks != [[0; 2]; 4]
+            || node.dice.contains(&0)
+            || !(rules.unused == Unused::Lost || node.part != Part::Own || !pos.teams)
+        {
+            return false;
+        }
+        let a = node.actor;
+        let ai = a.index();
+        let obs = obstacles(pos, a);
+        let mut enemies = 0u128;
+        for e in pos.present.iter().filter(|e| pos.enemies(a, *e)) {
+            for &p in &pos.pieces[e.index()] {
+                if p != START && p != HOME {
+                    enemies |= 1u128 << board::sq(e.index(), p);
+                }
+            }
+        }
+        // The mover's pieces not home (sorted, so those at one progress are
+        // neighbours), each with the index of its progress.
+        let pieces = pos.pieces[ai];
+        let mut at = [0u8; 4];
+        let mut progress = [0u8; 4];
+        let mut entities = 0;
+        let mut distinct = 0;
+        for &p in &pieces {
+            if p == HOME {
+                break;
+            }
+            if distinct == 0 || progress[distinct - 1] != p {
+                progress[distinct] = p;
+                distinct += 1;
+            }
+            at[entities] = (distinct - 1) as u8;
+            entities += 1;
+        }
+        let plans = &mut self.plans;
+        plans.prepare(node.dice);
+        // Every order's path from every progress.
+        let sensitive = rules.tohd != Tohd::Off && !pos.captured.has(a);
+        for (d, &from) in progress[..distinct].iter().enumerate() {
+            let mut legal = 0u16;
+            for o in 0..plans.count {
+                let order = plans.orders[o];
+                let n = order.len as usize;
+                let mut path = if order.parent == NONE {
+                    Path {
+                        legal: true,
+                        ..Path::default()
+                    }
+                } else {
+                    plans.paths[d][order.parent as usize]
+                };
+                if path.legal {
+                    let start = if n == 1 { from } else { path.to[n - 2] };
+                    let unit = Unit {
+                        from: start,
+                        size: 1,
+                        group_pair: false,
+                    };
+                    match destination(node, &obs, &unit, order.dice[n - 1]) {
+                        Some(q) => {
+                            path.from[n - 1] = start;
+                            path.to[n - 1] = q;
+                            path.keys[n - 1] = single_key(start, order.dice[n - 1]);
+                            if q != HOME && (enemies >> board::sq(ai, q)) & 1 == 1 {
+                                path.takes |= 1u128 << board::sq(ai, q);
+                            }
+                            legal |= 1 << o;
+                        }
+                        None => path.legal = false,
+                    }
+                }
+                if sensitive && path.legal && path.takes != 0 {
+                    // A capture would change where the mover's pieces go.
+                    return false;
+                }
+                plans.paths[d][o] = path;
+            }
+            plans.legal[d] = legal;
+            if at[..entities].iter().filter(|&&x| x as usize == d).count() == 1 {
+                // A piece alone at its progress: of the orders of the same
+                // dice that take the same enemies (the same play), only the
+                // least can be the least interleaving with other pieces' steps
+                // (theirs start elsewhere, so they never tie with its steps).
+                plans.legal[d] = plans.least_orders(d, legal);
+            }
+        }
+        plans.found.clear();
+        plans.keys.clear();
+        plans.best = None;
+        plans.root = end_key_of(pos, a, node.captured_any);
+        let dice = node.dice;
+        let n_dice = dice.iter().filter(|d| **d != 0).count();
+        let full = (1u8 << n_dice) - 1;
+        self.plans_using(node, full, &at[..entities]);
+        self.group_plays(node, &obs);
+        if !matches!(self.plans.best, Some(b) if b.0 as usize >= n_dice + node.used_dice as usize) {
+            // Fewer dice: the most that some plan can use, then the most pips.
+            let mut masks = [0u8; 7];
+            let mut count = 0;
+            for m in 0..full {
+                masks[count] = m;
+                count += 1;
+            }
+            let usage_of = |m: u8| {
+                let pips: u8 = (0..3).filter(|i| m & (1 << i) != 0).map(|i| dice[i]).sum();
+                (m.count_ones() as u8, pips)
+            };
+            masks[..count].sort_unstable_by_key(|&m| core::cmp::Reverse(usage_of(m)));
+            for &m in &masks[..count] {
+                if let Some((used, pips, _)) = self.plans.best {
+                    let (n, p) = usage_of(m);
+                    if (node.used_dice + n, node.used_pips + p) < (used, pips) {
+                        break;
+                    }
+                }
+                self.plans_using(node, m, &at[..entities]);
+            }
+        }
+        // The plays in the order the reference search finds them.
+        let found = core::mem::take(&mut self.plans.found);
+        let mut order = core::mem::take(&mut self.plans.order);
+        order.clear();
+        order.extend(
+            found
+                .iter()
+                .enumerate()
+                .map(|(i, f)| f.seq << 20 | i as u64),
+        );
+        insertion_sort(&mut order);
+        self.best = self.plans.best;
+        let declinable = node.part == Part::ForFinished;
+        for &o in &order {
+            let f = &found[(o & 0xf_ffff) as usize];
+            if declinable {
+                self.found.insert(f.key);
+            }
+            let mut pos = node.pos;
+            pos.pieces = pieces_of(f.key.0);
+            pos.captured = crate::Colours(f.key.2 as u8);
+            let captured_any = f.key.2 & 1 << 8 != 0;
+            self.push_play(&f.steps[..f.len as usize], pos, a, captured_any);
+        }
+        self.plans.found = found;
+        self.plans.order = order;
+        true
+    }
+
+    /// Every plan using exactly the dice of `mask`: each piece (`at`: the
+    /// progress index of each) takes one of its legal orders of some of those
+    /// dice, or none.
+    fn plans_using(&mut self, node: &Node, mask: u8, at: &[u8]) {
+        let n = mask.count_ones() as u8;
+        let pips: u8 = (0..3)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| node.dice[i])
+            .sum();
+        let mut walk = Walk {
+            node,
+            at,
+            usage: (node.used_dice + n, node.used_pips + pips, 0),
+            admitted: false,
+            pieces: node.pos.pieces[node.actor.index()],
+            takes: 0,
+            chosen: [(0, 0); 3],
+            moving: 0,
+        };
+        self.plans.walk(&mut walk, 0, mask, u8::MAX);
+    }
+}
+
+/// A walk over the plans of one use of the dice.
+struct Walk<'a> {
+    node: &'a Node,
+    at: &'a [u8],
+    usage: Usage,
+    /// Whether this use of the dice has been compared with the best.
+    admitted: bool,
+    /// The mover's pieces with the orders chosen so far taken.
+    pieces: [u8; 4],
+    /// The squares whose enemies the orders chosen so far take.
+    takes: u128,
+    /// The pieces that move and their orders.
+    chosen: [(u8, u8); 3],
+    moving: usize,
+}
+
+impl Plans {
+    /// Chooses an order (or none) for piece `e` and the pieces after it, with
+    /// the dice `left`. Pieces at one progress are alike: their choices go in
+    /// falling order (`limit`: the choice of the piece before, if alike).
+    fn walk(&mut self, w: &mut Walk, e: usize, left: u8, limit: u8) {
+        if left == 0 {
+            self.consider(w);
+            return;
+        }
+        if e == w.at.len() {
+            return;
+        }
+        let here = w.at[e];
+        let last = e + 1 == w.at.len();
+        let alike = !last && w.at[e + 1] == here;
+        // The last piece must take every die left.
+        let fits = if last {
+            self.exact[left as usize]
+        } else {
+            self.fitting[left as usize]
+        };
+        let mut legal = self.legal[here as usize] & fits;
+        while legal != 0 {
+            let o = legal.trailing_zeros() as usize;
+            legal &= legal - 1;
+            let choice = o as u8 + 1;
+            if choice > limit {
+                break;
+            }
+            let used = self.fit[o][left as usize];
+            let path = &self.paths[here as usize][o];
+            let (pieces, takes) = (w.pieces, w.takes);
+            w.pieces[e] = path.to[self.orders[o].len as usize - 1];
+            w.takes |= path.takes;
+            w.chosen[w.moving] = (here, o as u8);
+            w.moving += 1;
+            self.walk(w, e + 1, left & !used, if alike { choice } else { u8::MAX });
+            w.moving -= 1;
+            w.pieces = pieces;
+            w.takes = takes;
+        }
+        // Choice 0, last (the plays come nearer their final order): this
+        // piece takes no die.
+        if !last {
+            self.walk(w, e + 1, left, if alike { 0 } else { u8::MAX });
+        }
+    }
+
+    /// The play of a plan: its steps in their least interleaving, and where it
+    /// ends.
+    #[inline]
+    fn consider(&mut self, w: &mut Walk) {
+        if !w.admitted {
+            w.admitted = true;
+            match self.best {
+                Some(b) if w.usage < b => {
+                    // Never better: mark every later plan of this use as worse.
+                    w.usage = (0, 0, 0);
+                    w.admitted = false;
+                    return;
+                }
+                Some(b) if w.usage == b => {}
+                _ => {
+                    self.best = Some(w.usage);
+                    self.found.clear();
+                    self.keys.clear();
+                }
+            }
+        }
+        let node = w.node;
+        let a = node.actor;
+        let ai = a.index();
+        let mut pieces = w.pieces;
+        sort4(&mut pieces);
+        let takes = w.takes;
+        // The least interleaving: always the least next step of any piece.
+        // `picks` are (piece, step) in the order played.
+        let m = w.moving;
+        let path = |j: usize| {
+            let (d, o) = w.chosen[j];
+            (
+                &self.paths[d as usize][o as usize],
+                self.orders[o as usize].len,
+            )
+        };
+        let (picks, total, seq): ([(u8, u8); 3], usize, u64) = match m {
+            0 => ([(0, 0); 3], 0, 0),
+            1 => {
+                let (p, n) = path(0);
+                (
+                    [(0, 0), (0, 1), (0, 2)],
+                    n as usize,
+                    p.keys[0] << 24 | p.keys[1] << 12 | p.keys[2],
+                )
+            }
+            _ => {
+                let mut picks = [(0u8, 0u8); 3];
+                let mut heads = [0u8; 3];
+                let mut lens = [0u8; 3];
+                let mut keys = [[0u64; 3]; 3];
+                let mut total = 0;
+                for j in 0..m {
+                    let (p, n) = path(j);
+                    lens[j] = n;
+                    keys[j] = p.keys;
+                    total += n as usize;
+                }
+                let mut seq = 0u64;
+                for (t, pick) in picks.iter_mut().enumerate().take(total) {
+                    let mut best = 0;
+                    let mut best_key = u64::MAX;
+                    for j in 0..m {
+                        if heads[j] < lens[j] && keys[j][heads[j] as usize] < best_key {
+                            best_key = keys[j][heads[j] as usize];
+                            best = j;
+                        }
+                    }
+                    *pick = (best as u8, heads[best]);
+                    heads[best] += 1;
+                    seq |= best_key << (24 - 12 * t);
+                }
+                (picks, total, seq)
+            }
+        };
+        let lane = 0xffff_ffffu128 << (32 * ai);
+        let mut word = (self.root.0 & !lane) | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
+        let mut tail = self.root.2;
+        if takes != 0 {
+            word = taken(word, &node.pos, a, takes);
+            tail |= 1 << ai | 1 << 8;
+        }
+        let key = (word, 0, tail);
+        let index = self.found.len() as u32;
+        let better = match self.keys.entry(key, index) {
+            None => None,
+            Some(i) if seq < self.found[i as usize].seq => Some(i as usize),
+            Some(_) => return,
+        };
+        let mut steps = [Step {
+            colour: a,
+            from: 0,
+            to: 0,
+            pieces: 1,
+            by: 0,
+            dice: 1,
+            declare: None,
+        }; 3];
+        for (s, &(j, i)) in steps.iter_mut().zip(&picks[..total]) {
+            let (d, o) = w.chosen[j as usize];
+            let path = &self.paths[d as usize][o as usize];
+            s.from = path.from[i as usize];
+            s.to = path.to[i as usize];
+            s.by = self.orders[o as usize].dice[i as usize];
+        }
+        match better {
+            Some(i) => {
+                let f = &mut self.found[i];
+                f.seq = seq;
+                f.steps = steps;
+                f.len = total as u8;
+            }
+            None => {
+                self.found.push(Found {
+                    seq,
+                    steps,
+                    len: total as u8,
+                    key,
+                });
+            }
+        }
+    }
+
+    /// Keeps a play (its key `key`, order key `seq`): new, or reached again by a
+    /// lesser sequence.
+    #[inline]
+    fn add(&mut self, key: (u128, u128, u64), seq: u64, steps: &[Step]) {
+        let mut all = [steps.first().copied().unwrap_or(Step {
+            colour: crate::Colour::Yellow,
+            from: 0,
+            to: 0,
+            pieces: 0,
+            by: 0,
+            dice: 0,
+            declare: None,
+        }); 3];
+        all[..steps.len()].copy_from_slice(steps);
+        match self.keys.entry(key, self.found.len() as u32) {
+            None => self.found.push(Found {
+                seq,
+                steps: all,
+                len: steps.len() as u8,
+                key,
+            }),
+            Some(i) => {
+                let f = &mut self.found[i as usize];
+                if seq < f.seq {
+                    f.seq = seq;
+                    f.steps = all;
+                    f.len = steps.len() as u8;
+                }
+            }
+        }
+    }
+}
+
+impl Generator {
+    /// The plays with a step of a whole group by an equal pair, by the full
+    /// rules: the group's step first and then a single with the die left, or
+    /// a single first and then a group's step.
+    fn group_plays(&mut self, node: &Node, obs: &Obstacles) {
+        let d = node.dice;
+        let (pair, rest) = if d[0] != 0 && d[0] == d[1] {
+            (2 * d[0], d[2])
+        } else if d[1] != 0 && d[1] == d[2] {
+            (2 * d[1], d[0])
+        } else {
+            return;
+        };
+        let a = node.actor;
+        let single = |from| Unit {
+            from,
+            size: 1,
+            group_pair: false,
+        };
+        let step = |unit: &Unit, to, by, dice| Step {
+            colour: a,
+            from: unit.from,
+            to,
+            pieces: unit.size,
+            by,
+            dice,
+            declare: None,
+        };
+        // [group, single] and [group] when no single can follow.
+        for group in groups(&node.pos.pieces[a.index()]) {
+            let Some(to) = destination(node, obs, &group, pair) else {
+                continue;
+            };
+            let g = step(&group, to, pair, 2);
+            let after = apply_among(node, &g, obs.others);
+            let mut any = false;
+            if rest != 0 {
+                let obs1 = obstacles(&after.pos, a);
+                for from in starts(&after.pos.pieces[a.index()]) {
+                    let u = single(from);
+                    if let Some(to) = destination(&after, &obs1, &u, rest) {
+                        let s = step(&u, to, rest, 1);
+                        let end = apply_among(&after, &s, obs1.others);
+                        self.plans.add_node(&end, &[g, s]);
+                        any = true;
+                    }
+                }
+            }
+            if !any {
+                self.plans.add_node(&after, &[g]);
+            }
+        }
+        // [single, group]: the single uses the die that is not in the pair.
+        if rest == 0 {
+            return;
+        }
+        for from in starts(&node.pos.pieces[a.index()]) {
+            let u = single(from);
+            let Some(to) = destination(node, obs, &u, rest) else {
+                continue;
+            };
+            let s = step(&u, to, rest, 1);
+            let after = apply_among(node, &s, obs.others);
+            let obs1 = obstacles(&after.pos, a);
+            for group in groups(&after.pos.pieces[a.index()]) {
+                if let Some(to) = destination(&after, &obs1, &group, pair) {
+                    let g = step(&group, to, pair, 2);
+                    let end = apply_among(&after, &g, obs1.others);
+                    self.plans.add_node(&end, &[s, g]);
+                }
+            }
+        }
+    }
+}
+
+impl Plans {
+    /// Keeps the play of `steps` ending at `end` (searched by the full rules).
+    fn add_node(&mut self, end: &Node, steps: &[Step]) {
+        let usage = (end.used_dice, end.used_pips, 0);
+        match self.best {
+            Some(b) if usage < b => return,
+            Some(b) if usage == b => {}
+            _ => {
+                self.best = Some(usage);
+                self.found.clear();
+                self.keys.clear();
+            }
+        }
+        if end.pos.blocks != [[0; 2]; 4] {
+            // Never with groups; the plays' keys hold no blocks.
+            return;
+        }
+        self.add(end_key(end), seq_key(steps), steps);
+    }
+}
+
+/// The distinct progress values of a colour's pieces not home (sorted).
+fn starts(pieces: &[u8; 4]) -> impl Iterator<Item = u8> + '_ {
+    (0..4)
+        .filter(move |&i| pieces[i] != HOME && (i == 0 || pieces[i - 1] != pieces[i]))
+        .map(move |i| pieces[i])
+}
+
+/// The groups among a colour's pieces: two or more at one progress on the board.
+fn groups(pieces: &[u8; 4]) -> impl Iterator<Item = Unit> + '_ {
+    starts(pieces).filter_map(move |p| {
+        let n = pieces.iter().filter(|x| **x == p).count() as u8;
+        (p != START && n >= 2).then_some(Unit {
+            from: p,
+            size: n,
+            group_pair: true,
+        })
+    })
+}

@@ -71,32 +71,44 @@ proptest! {
     }
 }
 
-/// Rule sets searched step by step (each die on its own, or a split total the
-/// fast path does not cover): the search that skips the second order of two
-/// independent steps.
-fn step_rules_strategy() -> impl Strategy<Value = Rules> {
+/// Rule sets listed each die on its own (or a split total the fast path does
+/// not cover), with the number of players: the fast listings (by plans with
+/// groups, by the search that skips repeated orders otherwise).
+fn step_rules_strategy() -> impl Strategy<Value = (Rules, u8)> {
     (
-        prop_oneof![
-            Just(Preset::Chausar),
-            Just(Preset::Classic),
-            Just(Preset::Chaupar)
-        ],
-        // Split totals searched step by step are slow: one case in four.
-        prop_oneof![3 => Just("dice"), 1 => Just("total")],
-        prop_oneof![Just("circle"), Just("home"), Just("off")],
-        prop_oneof![Just("size"), Just("all")],
-        prop_oneof![Just("finish"), Just("column"), Just("off")],
-        prop_oneof![Just("posts"), Just("charkoni")],
-        prop_oneof![Just("lost"), Just("partner")],
+        (
+            prop_oneof![
+                Just(Preset::Chausar),
+                Just(Preset::Classic),
+                Just(Preset::Chaupar)
+            ],
+            // Split totals searched step by step are slow: one case in four.
+            prop_oneof![3 => Just("dice"), 1 => Just("total")],
+            prop_oneof![Just("circle"), Just("home"), Just("off")],
+            prop_oneof![Just("size"), Just("all")],
+            prop_oneof![Just("finish"), Just("column"), Just("off")],
+            prop_oneof![Just("posts"), Just("charkoni")],
+            prop_oneof![Just("lost"), Just("partner")],
+        ),
+        (
+            prop_oneof![Just("1256"), Just("1346")],
+            prop_oneof![Just("none"), Just("castles")],
+            prop_oneof![Just("skip"), Just("partner-may"), Just("partner-must")],
+            prop_oneof![Just("never"), Just("capture")],
+            prop_oneof![3 => Just(4u8), 1 => Just(2u8), 1 => Just(3u8)],
+        ),
     )
         .prop_filter_map(
             "options that conflict",
-            |(preset, throw, tohd, capture, order, start, unused)| {
+            |(
+                (preset, throw, tohd, capture, order, start, unused),
+                (faces, safe, finished, extra, players),
+            )| {
                 // `chaupar` with split totals is the split-total path's (tested above).
                 if preset == Preset::Chaupar && throw == "total" {
                     return None;
                 }
-                Rules::preset(preset)
+                let rules = Rules::preset(preset)
                     .with_options([
                         ("throw", throw),
                         ("tohd", tohd),
@@ -104,8 +116,14 @@ fn step_rules_strategy() -> impl Strategy<Value = Rules> {
                         ("order", order),
                         ("start", start),
                         ("unused", unused),
+                        ("faces", faces),
+                        ("safe", safe),
+                        ("finished", finished),
+                        ("extra_throw", extra),
                     ])
-                    .ok()
+                    .ok()?;
+                Position::new(rules, players).ok()?;
+                Some((rules, players))
             },
         )
 }
@@ -116,10 +134,10 @@ proptest! {
     /// Not only the same plays: the same plays in the same order, with the same
     /// steps, as the bots choose plays by their index.
     #[test]
-    fn step_search_equals_plain_search_in_order(rules in step_rules_strategy(), seed in any::<u64>(), turns in 0usize..200) {
+    fn step_search_equals_plain_search_in_order((rules, players) in step_rules_strategy(), seed in any::<u64>(), turns in 0usize..200) {
         let mut fast = Generator::new();
         let mut plain = Generator::new();
-        let Some(pos) = position_after(rules, 4, seed, seed, turns as u64, &mut fast) else {
+        let Some(pos) = position_after(rules, players, seed, seed, turns as u64, &mut fast) else {
             return Ok(());
         };
         for (t, _) in distinct_throws(rules.faces).into_iter().step_by(2) {

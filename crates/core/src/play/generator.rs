@@ -114,6 +114,8 @@ pub struct Generator {
     pub(super) found: KeySet,
     /// Listing by plans: what it keeps.
     pub(super) plans: Plans,
+    /// The end key of the listing's start (split totals).
+    pub(super) start_key: (u128, u128, u64),
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
@@ -297,7 +299,7 @@ impl Generator {
     /// Whether a play using the throw as `usage` says is kept: as well as the
     /// best so far; a better one forgets the plays found before it.
     #[inline]
-    fn admit(&mut self, usage: Usage) -> bool {
+    pub(super) fn admit(&mut self, usage: Usage) -> bool {
         match self.best {
             Some(b) if usage < b => false,
             Some(b) if usage == b => true,
@@ -314,7 +316,7 @@ impl Generator {
     /// Keeps a new play: the path and `last`, ending at `pos` (the position of
     /// a node like `node`: the same actor and captures).
     #[inline]
-    fn record(&mut self, pos: Position, node: &Node, last: &[Step]) {
+    pub(super) fn record(&mut self, pos: Position, node: &Node, last: &[Step]) {
         let start = self.steps.len();
         self.steps.extend_from_slice(&self.path);
         self.steps.extend_from_slice(last);

@@ -5,16 +5,15 @@
 //! `tests/fast_paths.rs` checks it against the reference search.
 
 use crate::board::{self, HOME, START};
-use crate::position::Position;
+use crate::position::sort4;
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Illegal;
-use crate::Colour;
 
-use super::apply::{apply, capture_among};
+use super::apply::{apply, capture_among, end_key};
 use super::generator::Generator;
 use super::node::{Node, Part};
 use super::obstacles::obstacles;
-use super::steps::{advance, check_move, for_each_unit, Unit};
+use super::steps::{advance, check_move, destination, for_each_unit, Unit};
 use super::MOVED;
 
 /// Whether the split-total fast path covers these rules: automatic super-pieces,
@@ -26,17 +25,6 @@ pub(super) fn total_fast(node: &Node) -> bool {
         && r.split == Split::Never
         && r.blockade == Blockade::None
         && (r.unused == Unused::Lost || node.part != Part::Own || !node.pos.teams)
-}
-
-/// Whether an enemy of `a` stands on square `s`.
-fn enemy_on(pos: &Position, a: Colour, s: u8) -> bool {
-    pos.present.iter().any(|e| {
-        pos.enemies(a, e)
-            && pos.pieces[e.index()].iter().any(|p| {
-                let p = *p & !MOVED;
-                p != START && p != HOME && board::sq(e.index(), p) == s
-            })
-    })
 }
 
 /// What one unit moving one part does, seen from the start of the turn.
@@ -66,6 +54,10 @@ struct Cell {
 /// The per-unit part table of the split-total path.
 struct TableView {
     cells: [[Cell; 19]; 4],
+    /// Per unit, the indices of its pieces among the mover's (bit j: piece j).
+    slots: [u8; 4],
+    /// Per unit, the bytes of its pieces in the mover's pieces as a word.
+    lanes: [u32; 4],
     /// Squares where pieces of other colours stand at the start of the play.
     others: u128,
 }
@@ -109,6 +101,7 @@ impl Generator {
         let a = node.actor;
         let pos = &node.pos;
         let obs = obstacles(pos, a);
+        self.start_key = end_key(node);
         // The units: distinct unmoved stacks, each piece in the Charkoni on its own.
         let mut units: [Unit; 4] = [Unit {
             from: 0,
@@ -153,31 +146,68 @@ impl Generator {
         // enemies, and whether a capture earlier in the play would change it.
         let mut table = TableView {
             cells: [[Cell::default(); 19]; 4],
+            slots: [0; 4],
+            lanes: [0; 4],
             others: obs.others,
         };
+        let own = pos.pieces[a.index()];
+        let mut charkoni_slots = (0..4).filter(|&j| own[j] == START);
         for (i, u) in units.iter().enumerate() {
+            table.slots[i] = if u.from == START {
+                charkoni_slots.next().map_or(0, |j| 1 << j)
+            } else {
+                (0..4)
+                    .filter(|&j| own[j] == u.from)
+                    .fold(0, |m, j| m | 1 << j)
+            };
+            table.lanes[i] = (0..4)
+                .filter(|j| table.slots[i] & (1 << j) != 0)
+                .fold(0, |m, j| m | 0xff << (8 * j));
+        }
+        // Squares where enemies of the mover stand.
+        let mut enemies = 0u128;
+        for e in pos.present.iter().filter(|e| pos.enemies(a, *e)) {
+            for &p in &pos.pieces[e.index()] {
+                if p != START && p != HOME {
+                    enemies |= 1u128 << board::sq(e.index(), p);
+                }
+            }
+        }
+        let enemy_at = |q: Option<u8>| {
+            q.is_some_and(|q| q != HOME && (enemies >> board::sq(a.index(), q)) & 1 == 1)
+        };
+        for (i, u) in units.iter().enumerate() {
+            if i > 0 && u.from == START && units[i - 1].from == START {
+                // Pieces in the Charkoni are alike.
+                table.cells[i] = table.cells[i - 1];
+                continue;
+            }
             for d in 1..=total.min(18) {
-                let now = check_move(node, &obs, u, d);
-                let later = if flag_may_change {
-                    check_move(&flagged, &obs, u, d)
+                let now = destination(node, &obs, u, d);
+                let to_now = now.or_else(|| advance(pos, a, u.from, d).ok());
+                // Illegal only because a bigger enemy stack stands there (a
+                // bigger own unit may take it first).
+                let needs_help = now.is_none()
+                    && enemy_at(to_now)
+                    && matches!(
+                        check_move(node, &obs, u, d),
+                        Err(Illegal::BiggerEnemy { .. })
+                    );
+                let (later, to_later) = if flag_may_change {
+                    let later = destination(&flagged, &obs, u, d);
+                    (
+                        later,
+                        later.or_else(|| advance(&flagged.pos, a, u.from, d).ok()),
+                    )
                 } else {
-                    now.clone()
-                };
-                let to_now = advance(pos, a, u.from, d).ok();
-                let to_later = if flag_may_change {
-                    advance(&flagged.pos, a, u.from, d).ok()
-                } else {
-                    to_now
-                };
-                let enemy_there = |q: Option<u8>| {
-                    q.is_some_and(|q| q != HOME && enemy_on(pos, a, board::sq(a.index(), q)))
+                    (now, to_now)
                 };
                 let to = to_now.unwrap_or(0);
                 let onto = units
                     .iter()
                     .position(|v| to_now.is_some() && v.from == to)
                     .map_or(u8::MAX, |j| j as u8);
-                let captures = enemy_there(to_now) || enemy_there(to_later);
+                let captures = enemy_at(to_now) || enemy_at(to_later);
                 table.cells[i][d as usize] = Cell {
                     square: if to_now.is_none() || to == HOME {
                         u8::MAX
@@ -186,15 +216,13 @@ impl Generator {
                     },
                     onto,
                     // Landing may also become legal when a bigger own unit captures first.
-                    maybe: now.is_ok()
-                        || later.is_ok()
-                        || matches!(now, Err(Illegal::BiggerEnemy { .. })),
-                    to: to_now.unwrap_or(0),
+                    maybe: now.is_some() || later.is_some() || needs_help,
+                    to,
                     captures,
-                    sensitive: to_now != to_later || now.is_ok() != later.is_ok(),
-                    legal_now: now.is_ok(),
-                    simple: now.is_ok() && !captures && onto == u8::MAX,
-                    needs_help: matches!(now, Err(Illegal::BiggerEnemy { .. })),
+                    sensitive: to_now != to_later || now.is_some() != later.is_some(),
+                    legal_now: now.is_some(),
+                    simple: now.is_some() && !captures && onto == u8::MAX,
+                    needs_help,
                 };
             }
         }
@@ -295,6 +323,16 @@ impl Generator {
         parts: &[u8; 4],
         flag_may_change: bool,
     ) {
+        // The common case first: every part legal now, capturing nothing and
+        // landing on no unit's start.
+        let mut simple = true;
+        for (i, &d) in parts.iter().enumerate().take(units.len()) {
+            simple &= d == 0 || table.cells[i][d as usize].simple;
+        }
+        if simple && node.pos.blocks == [[0; 2]; 4] {
+            self.simple_sharing(node, units, table, parts);
+            return;
+        }
         let mut moving = [0usize; 4];
         let mut k = 0;
         for (i, d) in parts.iter().enumerate().take(units.len()) {
@@ -392,6 +430,48 @@ impl Generator {
         self.apply_independent(node, units, table, parts, &order[..k]);
     }
 
+    /// Keeps the play of a sharing whose parts are all legal now, capture
+    /// nothing and land on no unit's start: they play in any order (the order
+    /// of the units is the plain search's), and only the mover's pieces change.
+    fn simple_sharing(&mut self, node: &Node, units: &[Unit], table: &TableView, parts: &[u8; 4]) {
+        let a = node.actor;
+        let ai = a.index();
+        let mut lane = u32::from_le_bytes(node.pos.pieces[ai]);
+        let mut sum = 0;
+        for (i, &d) in parts.iter().enumerate().take(units.len()) {
+            if d > 0 {
+                let to = table.cells[i][d as usize].to as u32;
+                let mask = table.lanes[i];
+                lane = (lane & !mask) | ((to * 0x0101_0101) & mask);
+                sum += d;
+            }
+        }
+        let mut pieces = lane.to_le_bytes();
+        sort4(&mut pieces);
+        let usage = (node.used_dice, node.used_pips + sum, 0);
+        if self.best != Some(usage) && !self.admit(usage) {
+            return;
+        }
+        let (word, blocks, tail) = self.start_key;
+        let shift = 32 * ai;
+        let word =
+            (word & !(0xffff_ffffu128 << shift)) | (u32::from_le_bytes(pieces) as u128) << shift;
+        if !self.found.insert((word, blocks, tail)) {
+            return;
+        }
+        let mut steps = [Unit::default().part_step(a, 0, 0); 4];
+        let mut k = 0;
+        for (i, &d) in parts.iter().enumerate().take(units.len()) {
+            if d > 0 {
+                steps[k] = units[i].part_step(a, table.cells[i][d as usize].to, d);
+                k += 1;
+            }
+        }
+        let mut pos = node.pos;
+        pos.pieces[ai] = pieces;
+        self.record(pos, node, &steps[..k]);
+    }
+
     /// Applies steps that do not interact (see [`Generator::try_assignment`]) in one go.
     fn apply_independent(
         &mut self,
@@ -401,28 +481,46 @@ impl Generator {
         parts: &[u8; 4],
         moving: &[usize],
     ) {
-        let mut n = *node;
-        let a = n.actor;
+        let a = node.actor;
         let ai = a.index();
-        // The steps, kept here until `leaf_after` finds the play new.
+        // The steps, kept until the play is found new.
         let mut steps = [Unit::default().part_step(a, 0, 0); 4];
         let mut sum = 0;
-        // (A stack a piece joined does not move again this turn, but the play ends
-        // here: `finish` clears the turn's marks and sorts the pieces.)
+        let mut captures = false;
+        // The pieces each part moves go where it ends; which of equal pieces
+        // move does not matter, as the pieces are sorted after.
+        let mut pieces = node.pos.pieces[ai];
         for (k, &i) in moving.iter().enumerate() {
-            let u = units[i];
             let by = parts[i];
-            let (to, _, _) = table.get(i, by);
-            let mut left = u.size;
-            for piece in n.pos.pieces[ai].iter_mut() {
-                if left > 0 && *piece == u.from {
-                    *piece = to | MOVED;
-                    left -= 1;
+            let cell = &table.cells[i][by as usize];
+            let to = cell.to;
+            let slots = table.slots[i];
+            for (j, piece) in pieces.iter_mut().enumerate() {
+                if slots & (1 << j) != 0 {
+                    *piece = to;
                 }
             }
             sum += by;
-            steps[k] = u.part_step(a, to, by);
+            steps[k] = units[i].part_step(a, to, by);
+            captures |= cell.captures;
         }
+        sort4(&mut pieces);
+        if !captures && node.pos.blocks == [[0; 2]; 4] {
+            // Only the mover's pieces change: the play's key is the start's
+            // with them (no blocks with automatic super-pieces).
+            let usage = (node.used_dice, node.used_pips + sum, 0);
+            let (word, blocks, tail) = self.start_key;
+            let lane = 0xffff_ffffu128 << (32 * ai);
+            let word = (word & !lane) | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
+            if self.admit(usage) && self.found.insert((word, blocks, tail)) {
+                let mut pos = node.pos;
+                pos.pieces[ai] = pieces;
+                self.record(pos, node, &steps[..moving.len()]);
+            }
+            return;
+        }
+        let mut n = *node;
+        n.pos.pieces[ai] = pieces;
         for (k, &i) in moving.iter().enumerate() {
             // Only a part that lands where enemies stand can capture.
             if table.cell(i, parts[i]).captures {

@@ -68,12 +68,12 @@ fn cases(default: u32) -> u32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(24), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(16), ..ProptestConfig::default() })]
 
     /// At every node along random turns, every unit going every distance:
     /// `destination` finds where `check_move` lets it go, and refuses what it refuses.
     #[test]
-    fn destination_is_check_move(rules in rules_strategy(), players in 2u8..=4, seed in any::<u64>(), turns in 0u32..160) {
+    fn destination_is_check_move(rules in rules_strategy(), players in 2u8..=4, seed in any::<u64>(), turns in 0u32..120) {
         let Some(pos) = position(rules, players, seed, turns) else {
             return Ok(());
         };

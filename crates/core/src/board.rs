@@ -126,6 +126,32 @@ const fn build_track() -> [[u8; 85]; 4] {
 /// `TRACK[colour][progress]` is the square index, or 255 for progress 0 and 84.
 const TRACK: [[u8; 85]; 4] = build_track();
 
+const fn build_square_bits() -> [[u128; 128]; 4] {
+    let mut out = [[0u128; 128]; 4];
+    let mut colour = 0;
+    while colour < 4 {
+        let mut p = 1;
+        while p <= 83 {
+            out[colour][p] = 1u128 << TRACK[colour][p];
+            p += 1;
+        }
+        colour += 1;
+    }
+    out
+}
+
+/// `SQUARE_BITS[colour][progress]`: the bit of the square a piece of that
+/// colour stands on, 0 in the Charkoni or home (or beyond, for marked values).
+const SQUARE_BITS: [[u128; 128]; 4] = build_square_bits();
+
+/// The bit of the square a piece of `colour` at `progress` stands on, 0 off
+/// the board (the hot paths' masks of occupied squares). Progress values with
+/// the search's mark (bit 7) read 0: clear it first.
+#[inline]
+pub(crate) fn square_bit(colour: usize, progress: u8) -> u128 {
+    SQUARE_BITS[colour][(progress & 0x7f) as usize]
+}
+
 const fn build_progress_on() -> [[[u8; 2]; SQUARES]; 4] {
     let mut out = [[[0u8; 2]; SQUARES]; 4];
     let mut colour = 0;

@@ -18,10 +18,11 @@
 
 use rand_core::RngCore;
 
+use crate::board::HOME;
 use crate::dice::Throw;
 use crate::play::{
-    apply_among, check_move, distance_count, finish, for_each_step_with, for_each_unit, mark_dead,
-    needs_declaration, nth_distance, Node, ObstacleCache, Obstacles, Unit,
+    apply_among, destination, distance_count, finish, for_each_step_with, for_each_unit, mark_dead,
+    needs_declaration, nth_distance, Node, ObstacleCache, Obstacles, Unit, MOVED,
 };
 use crate::position::Position;
 use crate::step::Declare;
@@ -161,7 +162,13 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
                 continue;
             }
             let (by, dice) = nth_distance(node, u, k as u8)?;
-            if let Ok((to, _, own)) = check_move(node, obs, u, by) {
+            if let Some(to) = destination(node, obs, u, by) {
+                let own = if to == HOME {
+                    0
+                } else {
+                    let pieces = &node.pos.pieces[node.actor.index()];
+                    pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
+                };
                 let declare = needs_declaration(&node.pos, u.size, own, to).then(|| {
                     if rng.next_u32() & 1 == 0 {
                         Declare::Super

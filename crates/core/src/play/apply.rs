@@ -58,23 +58,21 @@ pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
     if total {
         n.pips -= step.by;
     } else {
+        // The first `dice` dice of `per` pips are used.
         let per = step.by / step.dice.max(1);
-        for _ in 0..step.dice {
-            if let Some(i) = n.dice.iter().position(|d| *d == per) {
-                n.dice[i] = 0;
+        let mut used = step.dice;
+        for d in n.dice.iter_mut() {
+            if used > 0 && *d == per {
+                *d = 0;
+                used -= 1;
             }
         }
         // Largest first.
-        let d = &mut n.dice;
-        if d[0] < d[1] {
-            d.swap(0, 1);
-        }
-        if d[1] < d[2] {
-            d.swap(1, 2);
-        }
-        if d[0] < d[1] {
-            d.swap(0, 1);
-        }
+        let [x, y, z] = n.dice;
+        let (x, y) = (x.max(y), x.min(y));
+        let (y, z) = (y.max(z), y.min(z));
+        let (x, y) = (x.max(y), x.min(y));
+        n.dice = [x, y, z];
     }
     n.used_dice += step.dice;
     n.used_pips += step.by;

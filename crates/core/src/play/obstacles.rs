@@ -29,15 +29,13 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
         any: false,
         others: 0,
     };
-    for c in pos.present.iter() {
-        if c == a {
+    let ai = a.index();
+    for c in 0..4 {
+        if c == ai || pos.present.0 & (1 << c) == 0 {
             continue;
         }
-        for &raw in &pos.pieces[c.index()] {
-            let p = raw & !MOVED;
-            if p != START && p != HOME {
-                o.others |= 1u128 << board::sq(c.index(), p);
-            }
+        for &raw in &pos.pieces[c] {
+            o.others |= board::square_bit(c, raw & !MOVED);
         }
     }
     match pos.rules.blockade {

@@ -170,18 +170,25 @@ impl Unit {
 pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
     let pos = &node.pos;
     let a = node.actor;
-    let pieces = &pos.pieces[a.index()];
+    let pieces = pos.pieces[a.index()];
     let rules = &pos.rules;
     let total = node.total_mode();
-    for i in 0..4 {
+    let marked = u32::from_le_bytes(pieces) & 0x8080_8080 != 0;
+    let split = rules.split == Split::Top;
+    let mut i = 0;
+    while i < 4 {
         let raw = pieces[i];
+        // Pieces are kept sorted (by their marked value), so equal ones are
+        // adjacent and marked ones last.
         if raw & MOVED != 0 || raw == HOME {
-            continue;
+            break;
         }
-        // Pieces are kept sorted (by their marked value), so equal ones are adjacent.
-        if i > 0 && pieces[i - 1] == raw {
-            continue;
+        let mut unmoved = 1;
+        while i + unmoved < 4 && pieces[i + unmoved] == raw {
+            unmoved += 1;
         }
+        i += unmoved;
+        let unmoved = unmoved as u8;
         if raw == START {
             f(Unit {
                 from: raw,
@@ -190,9 +197,16 @@ pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
             });
             continue;
         }
-        let n = pieces.iter().filter(|p| **p & !MOVED == raw).count() as u8;
-        let unmoved = pieces.iter().filter(|p| **p == raw).count() as u8;
-        let split = rules.split == Split::Top;
+        // With the pieces that joined it this turn (split totals).
+        let n = if marked {
+            unmoved
+                + pieces
+                    .iter()
+                    .filter(|p| **p & MOVED != 0 && **p & !MOVED == raw)
+                    .count() as u8
+        } else {
+            unmoved
+        };
         match rules.stacking {
             Stacking::Group => {
                 f(Unit {

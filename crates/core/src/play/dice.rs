@@ -208,7 +208,7 @@ impl DiceSearch {
 
     /// Where a unit goes with the distance of a slot (0: it may not),
     /// remembered under `generation`.
-    #[inline]
+    #[inline(always)]
     fn check(
         &mut self,
         node: &Node,
@@ -245,7 +245,7 @@ struct Here<'a> {
 
 impl Here<'_> {
     /// The word of a unit's step to `to` by `by` (`slot`) with `dice` dice.
-    #[inline]
+    #[inline(always)]
     fn word(&self, unit: &Unit, to: u8, by: u8, dice: u8, slot: u8, declare: u8) -> Word {
         let a = self.node.actor;
         let alone = to == HOME || (self.obstacles.others >> board::sq(a.index(), to)) & 1 == 0;
@@ -267,7 +267,7 @@ impl Here<'_> {
 
 impl DiceSearch {
     /// Adds the steps of `unit` with the dice `offer` holds to `out`.
-    #[inline]
+    #[inline(always)]
     fn unit_steps(
         &mut self,
         here: &Here,

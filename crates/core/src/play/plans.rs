@@ -121,19 +121,6 @@ pub(super) struct Plans {
     root: (u128, u128, u64),
 }
 
-/// Sorts a short list (a listing's plays) in place.
-fn insertion_sort(v: &mut [u64]) {
-    for i in 1..v.len() {
-        let x = v[i];
-        let mut j = i;
-        while j > 0 && v[j - 1] > x {
-            v[j] = v[j - 1];
-            j -= 1;
-        }
-        v[j] = x;
-    }
-}
-
 /// The pieces of every colour from a word of [`pieces_word`].
 #[inline]
 fn pieces_of(word: u128) -> [[u8; 4]; 4] {
@@ -218,21 +205,19 @@ impl Plans {
     /// Of the legal orders of progress `d`, one per play: the least of the
     /// orders with the same dice taking the same enemies.
     fn least_orders(&self, d: usize, legal: u16) -> u16 {
-        let mut groups = [(0u32, 0u128, 0u64, 0u8); MAX_ORDERS];
+        // Orders of the same dice take the same dice from the whole throw.
+        let mut groups = [(0u8, 0u128, 0u64, 0u8); MAX_ORDERS];
         let mut count = 0;
         let mut bits = legal;
         while bits != 0 {
             let o = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let order = self.orders[o];
-            let mut dice = order.dice;
-            dice.sort_unstable();
-            let code = u32::from_le_bytes([dice[0], dice[1], dice[2], order.len]);
+            let dice = self.fit[o][7];
             let path = &self.paths[d][o];
             let seq = path.keys[0] << 24 | path.keys[1] << 12 | path.keys[2];
             match groups[..count]
                 .iter_mut()
-                .find(|g| g.0 == code && g.1 == path.takes)
+                .find(|g| g.0 == dice && g.1 == path.takes)
             {
                 Some(g) => {
                     if seq < g.2 {
@@ -241,7 +226,7 @@ impl Plans {
                     }
                 }
                 None => {
-                    groups[count] = (code, path.takes, seq, o as u8);
+                    groups[count] = (dice, path.takes, seq, o as u8);
                     count += 1;
                 }
             }
@@ -470,7 +455,7 @@ impl Generator {
                 .enumerate()
                 .map(|(i, f)| f.seq << 20 | i as u64),
         );
-        insertion_sort(&mut order);
+        order.sort_unstable();
         self.best = self.plans.best;
         let declinable = node.part == Part::ForFinished;
         for &o in &order {
@@ -536,6 +521,17 @@ impl Plans {
         if left == 0 {
             self.consider(w);
             return;
+        }
+        let mut e = e;
+        let mut limit = limit;
+        // Pieces with no order of the dice left take none.
+        while e < w.at.len() && self.legal[w.at[e] as usize] & self.fitting[left as usize] == 0 {
+            limit = if e + 1 < w.at.len() && w.at[e + 1] == w.at[e] {
+                0
+            } else {
+                u8::MAX
+            };
+            e += 1;
         }
         if e == w.at.len() {
             return;

@@ -18,13 +18,14 @@
 
 use rand_core::RngCore;
 
-use crate::board::HOME;
+use crate::board::{self, HOME};
 use crate::dice::Throw;
 use crate::play::{
-    apply_among, destination, distance_count, finish, for_each_step_with, for_each_unit, mark_dead,
+    apply_among, destination, distance_count, finish, for_each_step_fast, for_each_unit, mark_dead,
     needs_declaration, nth_distance, Node, ObstacleCache, Obstacles, Unit, MOVED,
 };
 use crate::position::Position;
+use crate::rules::Stacking;
 use crate::step::Declare;
 use crate::step::Step;
 
@@ -44,7 +45,13 @@ pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
 pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Position {
-    random_turn_with(pos, throw, rng, &mut ObstacleCache::default())
+    random_turn_with(
+        pos,
+        throw,
+        rng,
+        &mut ObstacleCache::default(),
+        &mut [None; 96],
+    )
 }
 
 /// [`random_turn`] reusing the obstacles found for the last node searched.
@@ -53,47 +60,60 @@ fn random_turn_with(
     throw: Throw,
     rng: &mut impl RngCore,
     cache: &mut ObstacleCache,
+    scratch: &mut [Option<Step>; 96],
 ) -> Position {
     let Ok(mut node) = Node::start(pos, throw) else {
         return *pos;
     };
     let mut moved = false;
+    // The obstacles stay while steps capture nothing and make or break no
+    // block; the cache is asked again after any other step.
+    let mut obs = *cache.get(&node);
     while node.left() {
-        let obs = cache.get(&node);
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
-        if let Some(s) = sample_step(&node, obs, rng) {
-            node = apply_among(&node, &s, obs.others);
-            moved = true;
-            continue;
-        }
-        let mut buf = [None::<Step>; 96];
-        let mut n = 0usize;
-        let mut seen = 0u32;
-        // Reservoir sampling keeps a uniform choice without storing every step.
-        for_each_step_with(&node, obs, |s| {
-            seen += 1;
-            if n < buf.len() {
-                buf[n] = Some(s);
-                n += 1;
-            } else if rng.next_u32() % seen < buf.len() as u32 {
-                buf[(rng.next_u32() as usize) % buf.len()] = Some(s);
-            }
-        });
-        if n == 0 {
-            match node.pass() {
-                Some(p) => {
-                    node = p;
-                    continue;
+        let step = match sample_step(&node, &obs, rng) {
+            Some(s) => s,
+            None => {
+                let buf = &mut *scratch;
+                let mut n = 0usize;
+                let mut seen = 0u32;
+                // Reservoir sampling keeps a uniform choice without storing every step.
+                for_each_step_fast(&node, &obs, |s| {
+                    seen += 1;
+                    if n < buf.len() {
+                        buf[n] = Some(s);
+                        n += 1;
+                    } else if rng.next_u32() % seen < buf.len() as u32 {
+                        buf[(rng.next_u32() as usize) % buf.len()] = Some(s);
+                    }
+                });
+                if n == 0 {
+                    match node.pass() {
+                        Some(p) => {
+                            node = p;
+                            obs = *cache.get(&node);
+                            continue;
+                        }
+                        None => break,
+                    }
                 }
-                None => break,
+                let pick = (rng.next_u32() as usize) % n;
+                match buf[pick] {
+                    Some(s) => s,
+                    None => continue,
+                }
             }
-        }
-        let pick = (rng.next_u32() as usize) % n;
-        if let Some(s) = buf[pick] {
-            node = apply_among(&node, &s, obs.others);
-            moved = true;
+        };
+        let quiet =
+            step.to == HOME || (obs.others >> board::sq(node.actor.index(), step.to)) & 1 == 0;
+        let blocks = node.pos.rules.stacking == Stacking::Declare
+            && (step.declare.is_some() || node.pos.is_block(node.actor, step.from));
+        node = apply_among(&node, &step, obs.others);
+        moved = true;
+        if !quiet || blocks {
+            obs = *cache.get(&node);
         }
     }
     let mut after = finish(&node);
@@ -108,9 +128,10 @@ pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) 
     let mut pos = *start;
     let mut turns = 0;
     let mut cache = ObstacleCache::default();
+    let mut scratch = [None; 96];
     while pos.to_move().is_some() && turns < max_turns {
         let t = throw(&pos, rng);
-        pos = random_turn_with(&pos, t, rng, &mut cache);
+        pos = random_turn_with(&pos, t, rng, &mut cache, &mut scratch);
         turns += 1;
     }
     Playout {

@@ -59,7 +59,12 @@ pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
         n.pips -= step.by;
     } else {
         // The first `dice` dice of `per` pips are used.
-        let per = step.by / step.dice.max(1);
+        // (An equal pair is two dice of half the distance; no division.)
+        let per = if step.dice == 2 {
+            step.by >> 1
+        } else {
+            step.by
+        };
         let mut used = step.dice;
         for d in n.dice.iter_mut() {
             if used > 0 && *d == per {

@@ -55,7 +55,7 @@ pub use generator::{legal_plays, Generator};
 pub(crate) use node::{Node, FRESH, MOVED};
 pub(crate) use obstacles::{ObstacleCache, Obstacles};
 pub(crate) use steps::{
-    destination, distance_count, for_each_step_with, for_each_unit, is_dead, needs_declaration,
+    destination, distance_count, for_each_step_fast, for_each_unit, is_dead, needs_declaration,
     nth_distance, Unit,
 };
 pub use turn::{apply_play, Turn};

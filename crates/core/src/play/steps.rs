@@ -296,15 +296,27 @@ pub(crate) fn nth_distance(node: &Node, unit: &Unit, k: u8) -> Option<(u8, u8)> 
     if node.total_mode() {
         return (k < node.pips).then_some((k + 1, 0));
     }
+    let d = node.dice;
+    if unit.group_pair {
+        let pair = if d[0] != 0 && d[0] == d[1] {
+            d[0]
+        } else if d[1] != 0 && d[1] == d[2] {
+            d[1]
+        } else {
+            return None;
+        };
+        return (k == 0).then_some((2 * pair, 2));
+    }
     let mut j = 0;
-    let mut out = None;
-    for_each_distance(node, unit, |by, dice| {
-        if j == k && out.is_none() {
-            out = Some((by, dice));
+    for i in 0..3 {
+        if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
+            if j == k {
+                return Some((d[i], 1));
+            }
+            j += 1;
         }
-        j += 1;
-    });
-    out
+    }
+    None
 }
 
 /// Checks a unit moving `by` from the node and returns the destination, whether it
@@ -436,6 +448,27 @@ pub(crate) fn for_each_step_with(node: &Node, obstacles: &Obstacles, mut f: impl
     });
 }
 
+/// [`for_each_step_with`] checking steps with [`destination`]: the same steps
+/// in the same order, for the fast paths.
+pub(crate) fn for_each_step_fast(node: &Node, obstacles: &Obstacles, mut f: impl FnMut(Step)) {
+    if !node.left() {
+        return;
+    }
+    let pieces = node.pos.pieces[node.actor.index()];
+    for_each_unit(node, |unit| {
+        for_each_distance(node, &unit, |by, dice| {
+            if let Some(to) = destination(node, obstacles, &unit, by) {
+                let own = if to == HOME {
+                    0
+                } else {
+                    pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
+                };
+                emit(node, &unit, to, by, dice, own, &mut f);
+            }
+        });
+    });
+}
+
 /// Calls `f` with the step of a unit going `by` to `to` (`own` pieces of its colour
 /// already there), once for each declaration it must make.
 #[inline]
@@ -548,7 +581,7 @@ pub(super) fn has_any_step(node: &Node) -> bool {
             return;
         }
         for_each_distance(node, &unit, |by, _| {
-            if !any && check_move(node, &obs, &unit, by).is_ok() {
+            if !any && destination(node, &obs, &unit, by).is_some() {
                 any = true;
             }
         });
@@ -588,18 +621,26 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
         used_pips: 0,
     };
     // Most often a unit can go one square: no square lies between, so nothing on
-    // the way matters, and landing is checked in full (`others` everywhere). Only
-    // when no unit can is the whole table of obstacles needed.
+    // the way matters, and landing needs only where the other colours stand.
+    // Only when no unit can is the whole table of obstacles needed.
     let one = dists.iter().any(|&(d, k)| d == 1 && k < 2);
     if one {
+        let mut others = 0u128;
+        for other in 0..4 {
+            if other != c.index() && pos.present.0 & (1 << other) != 0 {
+                for &p in &pos.pieces[other] {
+                    others |= board::square_bit(other, p & !MOVED);
+                }
+            }
+        }
         let near = Obstacles {
             mask: [0; 5],
             any: false,
-            others: u128::MAX,
+            others,
         };
         let mut any = false;
         for_each_unit(&node, |u| {
-            if !any && !u.group_pair && check_move(&node, &near, &u, 1).is_ok() {
+            if !any && !u.group_pair && destination(&node, &near, &u, 1).is_some() {
                 any = true;
             }
         });

@@ -25,7 +25,7 @@
 //! `tests/fast_paths.rs` and `tests/play_order.rs` check the plays, their steps
 //! and their order against the reference search.
 
-use crate::board::{self, HOME, START};
+use crate::board::{self, HOME, LOOP_END, LOOP_LEN, START};
 use crate::position::{pieces_word, sort4, Position};
 use crate::rules::{Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Step;
@@ -108,8 +108,10 @@ pub(super) struct Plans {
     exact: [u16; 8],
     /// Per distinct progress of the mover's pieces, the path of every order.
     paths: [[Path; MAX_ORDERS]; 4],
-    /// Per distinct progress, the legal orders (bit i: order i).
+    /// Per distinct progress, the legal orders searched (bit i: order i).
     legal: [u16; 4],
+    /// Per distinct progress, every legal order.
+    all_legal: [u16; 4],
     /// The plays found, and their end keys with their index.
     found: Vec<Found>,
     /// The plays' order keys with their index (low 20 bits), to sort.
@@ -202,6 +204,47 @@ impl Plans {
 }
 
 impl Plans {
+    /// Whether a turn of single pieces (super-pieces or blocks: `stacking`
+    /// other than groups) is calm, so that its plays are those of its plans: no
+    /// step of any piece lands where another piece of the mover stands or will
+    /// stand (which would declare, join or break a unit), and, where unused
+    /// dice pass to the partner (`passes`), no play can stop with dice left.
+    fn calm(&self, progress: &[u8], at: &[u8], passes: bool) -> bool {
+        // A piece for which every order is legal can always take one more of
+        // the dice left, wherever the plan has put it: no play stops with dice
+        // left while it is on the board.
+        let all = (1u16 << self.count) - 1;
+        if passes && !self.all_legal[..progress.len()].contains(&all) {
+            return false;
+        }
+        let mut reach = [0u128; 4];
+        for (d, r) in reach.iter_mut().enumerate().take(progress.len()) {
+            let mut bits = self.all_legal[d];
+            while bits != 0 {
+                let o = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let path = &self.paths[d][o];
+                for &q in &path.to[..self.orders[o].len as usize] {
+                    if q != HOME {
+                        *r |= 1u128 << q;
+                    }
+                }
+            }
+            // Pieces alike (several in the Charkoni) may land on each other.
+            if at.iter().filter(|&&x| x as usize == d).count() > 1 && *r != 0 {
+                return false;
+            }
+        }
+        for d in 0..progress.len() {
+            for e in 0..progress.len() {
+                if d != e && reach[d] & (reach[e] | 1u128 << progress[e]) != 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Of the legal orders of progress `d`, one per play: the least of the
     /// orders with the same dice taking the same enemies.
     fn least_orders(&self, d: usize, legal: u16) -> u16 {
@@ -324,16 +367,27 @@ impl Generator {
     pub(super) fn list_plans(&mut self, node: &Node) -> bool {
         let pos = &node.pos;
         let rules = &pos.rules;
-        if rules.throw != ThrowUse::Dice
-            || rules.stacking != Stacking::Group
-            || pos.blocks != [[0; 2]; 4]
-            || node.dice.contains(&0)
-            || !(rules.unused == Unused::Lost || node.part != Part::Own || !pos.teams)
-        {
+        if rules.throw != ThrowUse::Dice || node.dice.contains(&0) {
             return false;
         }
         let a = node.actor;
         let ai = a.index();
+        let groups = rules.stacking == Stacking::Group;
+        // Whether dice the mover cannot use would pass to the partner.
+        let passes = rules.unused == Unused::Partner && node.part == Part::Own && pos.teams;
+        if groups && (pos.blocks != [[0; 2]; 4] || passes) {
+            return false;
+        }
+        if !groups {
+            // Super-pieces and blocks: only a mover of single pieces, none of
+            // them a block (see `calm`).
+            let own = pos.pieces[ai];
+            if pos.blocks[ai] != [0, 0]
+                || (1..4).any(|i| own[i] == own[i - 1] && own[i] != START && own[i] != HOME)
+            {
+                return false;
+            }
+        }
         let obs = obstacles(pos, a);
         let mut enemies = 0u128;
         for e in pos.present.iter().filter(|e| pos.enemies(a, *e)) {
@@ -361,10 +415,21 @@ impl Generator {
             at[entities] = (distinct - 1) as u8;
             entities += 1;
         }
+        let sensitive = rules.tohd != Tohd::Off && !pos.captured.has(a);
+        if !groups
+            && !apart(
+                &progress[..distinct],
+                &at[..entities],
+                node.dice,
+                rules.tohd == Tohd::Circle && !pos.captured.has(a),
+            )
+        {
+            // Some piece may land on another: not calm (see `Plans::calm`).
+            return false;
+        }
         let plans = &mut self.plans;
         plans.prepare(node.dice);
         // Every order's path from every progress.
-        let sensitive = rules.tohd != Tohd::Off && !pos.captured.has(a);
         for (d, &from) in progress[..distinct].iter().enumerate() {
             let mut legal = 0u16;
             for o in 0..plans.count {
@@ -405,6 +470,7 @@ impl Generator {
                 plans.paths[d][o] = path;
             }
             plans.legal[d] = legal;
+            plans.all_legal[d] = legal;
             if at[..entities].iter().filter(|&&x| x as usize == d).count() == 1 {
                 // A piece alone at its progress: of the orders of the same
                 // dice that take the same enemies (the same play), only the
@@ -412,6 +478,9 @@ impl Generator {
                 // (theirs start elsewhere, so they never tie with its steps).
                 plans.legal[d] = plans.least_orders(d, legal);
             }
+        }
+        if !groups && !plans.calm(&progress[..distinct], &at[..entities], passes) {
+            return false;
         }
         plans.found.clear();
         plans.keys.clear();
@@ -421,7 +490,9 @@ impl Generator {
         let n_dice = dice.iter().filter(|d| **d != 0).count();
         let full = (1u8 << n_dice) - 1;
         self.plans_using(node, full, &at[..entities]);
-        self.group_plays(node, &obs);
+        if groups {
+            self.group_plays(node, &obs);
+        }
         if !matches!(self.plans.best, Some(b) if b.0 as usize >= n_dice + node.used_dice as usize) {
             // Fewer dice: the most that some plan can use, then the most pips.
             let mut masks = [0u8; 7];
@@ -655,7 +726,7 @@ impl Plans {
             word = taken(word, &node.pos, a, takes);
             tail |= 1 << ai | 1 << 8;
         }
-        let key = (word, 0, tail);
+        let key = (word, self.root.1, tail);
         let index = self.found.len() as u32;
         let better = match self.keys.entry(key, index) {
             None => None,
@@ -823,6 +894,39 @@ impl Plans {
         }
         self.add(end_key(end), seq_key(steps), steps);
     }
+}
+
+/// Whether no piece can land where another stands or may land, judged from
+/// every sum of the dice before any step is checked (a superset of where the
+/// legal steps land): the cheap half of [`Plans::calm`]. `circles`: the mover
+/// goes round the loop again instead of turning home.
+fn apart(progress: &[u8], at: &[u8], dice: [u8; 3], circles: bool) -> bool {
+    let [a, b, c] = dice;
+    let sums = [a, b, c, a + b, a + c, b + c, a + b + c];
+    let mut reach = [0u128; 4];
+    for (d, &p) in progress.iter().enumerate() {
+        for s in sums {
+            let mut q = p + s;
+            if circles && p != START && p <= LOOP_END && q > LOOP_END {
+                q -= LOOP_LEN;
+            }
+            if q < HOME {
+                reach[d] |= 1u128 << q;
+            }
+        }
+        if at.iter().filter(|&&x| x as usize == d).count() > 1 {
+            // Pieces alike may land on each other.
+            return false;
+        }
+    }
+    for d in 0..progress.len() {
+        for e in 0..progress.len() {
+            if d != e && reach[d] & (reach[e] | 1u128 << progress[e]) != 0 {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The distinct progress values of a colour's pieces not home (sorted).

@@ -277,10 +277,24 @@ impl Generator {
         };
         // A depth-first walk over the units without recursion: `next[i]` is the
         // index in `allowed[i]` to try next, `left[i]` the points left for units
-        // `i..`.
+        // `i..`; `lane[i]` the mover's pieces with the parts of units `..i`
+        // taken, and `simple[i]` whether all those parts are simple (see
+        // [`Generator::simple_sharing`]).
         let mut next = [0usize; 4];
         let mut left = [0u8; 4];
+        let mut lane = [0u32; 5];
+        let mut simple = [true; 5];
         left[0] = want;
+        lane[0] = u32::from_le_bytes(node.pos.pieces[node.actor.index()]);
+        let blocks = node.pos.blocks != [[0; 2]; 4];
+        let take = |i: usize, d: u8, lane: u32| {
+            if d == 0 {
+                lane
+            } else {
+                let to = table.cells[i][d as usize].to as u32;
+                (lane & !table.lanes[i]) | ((to * 0x0101_0101) & table.lanes[i])
+            }
+        };
         let mut i = 0;
         loop {
             if i + 1 == m {
@@ -288,7 +302,11 @@ impl Generator {
                 let l = left[i];
                 if l <= cap(i, l, &parts) && (l == 0 || table.ok(i, l)) {
                     parts[i] = l;
-                    self.try_assignment(node, units, table, &parts, flag_may_change);
+                    if simple[i] && (l == 0 || table.cells[i][l as usize].simple) && !blocks {
+                        self.simple_sharing(node, units, table, &parts, take(i, l, lane[i]));
+                    } else {
+                        self.try_assignment(node, units, table, &parts, flag_may_change);
+                    }
                 }
             } else {
                 let c = cap(i, left[i], &parts);
@@ -300,6 +318,8 @@ impl Generator {
                     let d = allowed[i][next[i]];
                     parts[i] = d;
                     left[i + 1] = left[i] - d;
+                    lane[i + 1] = take(i, d, lane[i]);
+                    simple[i + 1] = simple[i] && (d == 0 || table.cells[i][d as usize].simple);
                     i += 1;
                     next[i] = 0;
                     continue;
@@ -330,7 +350,14 @@ impl Generator {
             simple &= d == 0 || table.cells[i][d as usize].simple;
         }
         if simple && node.pos.blocks == [[0; 2]; 4] {
-            self.simple_sharing(node, units, table, parts);
+            let mut lane = u32::from_le_bytes(node.pos.pieces[node.actor.index()]);
+            for (i, &d) in parts.iter().enumerate().take(units.len()) {
+                if d > 0 {
+                    let to = table.cells[i][d as usize].to as u32;
+                    lane = (lane & !table.lanes[i]) | ((to * 0x0101_0101) & table.lanes[i]);
+                }
+            }
+            self.simple_sharing(node, units, table, parts, lane);
             return;
         }
         let mut moving = [0usize; 4];
@@ -433,19 +460,17 @@ impl Generator {
     /// Keeps the play of a sharing whose parts are all legal now, capture
     /// nothing and land on no unit's start: they play in any order (the order
     /// of the units is the plain search's), and only the mover's pieces change.
-    fn simple_sharing(&mut self, node: &Node, units: &[Unit], table: &TableView, parts: &[u8; 4]) {
+    fn simple_sharing(
+        &mut self,
+        node: &Node,
+        units: &[Unit],
+        table: &TableView,
+        parts: &[u8; 4],
+        lane: u32,
+    ) {
         let a = node.actor;
         let ai = a.index();
-        let mut lane = u32::from_le_bytes(node.pos.pieces[ai]);
-        let mut sum = 0;
-        for (i, &d) in parts.iter().enumerate().take(units.len()) {
-            if d > 0 {
-                let to = table.cells[i][d as usize].to as u32;
-                let mask = table.lanes[i];
-                lane = (lane & !mask) | ((to * 0x0101_0101) & mask);
-                sum += d;
-            }
-        }
+        let sum: u8 = parts[..units.len()].iter().sum();
         let mut pieces = lane.to_le_bytes();
         sort4(&mut pieces);
         let usage = (node.used_dice, node.used_pips + sum, 0);

@@ -123,6 +123,19 @@ pub(super) struct Plans {
     root: (u128, u128, u64),
 }
 
+/// Sorts a short list that is nearly in order (a listing's plays) in place.
+fn insertion_sort(v: &mut [u64]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
 /// The pieces of every colour from a word of [`pieces_word`].
 #[inline]
 fn pieces_of(word: u128) -> [[u8; 4]; 4] {
@@ -526,7 +539,8 @@ impl Generator {
                 .enumerate()
                 .map(|(i, f)| f.seq << 20 | i as u64),
         );
-        order.sort_unstable();
+        // Nearly in order already (plans of the lowest piece come first).
+        insertion_sort(&mut order);
         self.best = self.plans.best;
         let declinable = node.part == Part::ForFinished;
         for &o in &order {

@@ -594,22 +594,9 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
     if all_home(pos, c) {
         return false;
     }
-    let faces = pos.rules.faces.values();
-    let mut dists = [(0u8, 0u8); 24];
-    let mut nd = 0;
-    if pos.rules.throw == ThrowUse::Total {
-        for d in 1..=3 * faces[3] {
-            dists[nd] = (d, 0);
-            nd += 1;
-        }
-    } else {
-        for f in faces {
-            dists[nd] = (f, 1);
-            dists[nd + 1] = (2 * f, 2);
-            nd += 2;
-        }
+    if steps_onto_free_square(pos, c) {
+        return true;
     }
-    let dists = &dists[..nd];
     let node = Node {
         pos: *pos,
         dice: [0; 3],
@@ -620,11 +607,12 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
         used_dice: 0,
         used_pips: 0,
     };
-    // Most often a unit can go one square: no square lies between, so nothing on
-    // the way matters, and landing needs only where the other colours stand.
-    // Only when no unit can is the whole table of obstacles needed.
-    let one = dists.iter().any(|&(d, k)| d == 1 && k < 2);
-    if one {
+    // Most often a unit can go one square (every set of faces has a 1): no
+    // square lies between, so nothing on the way matters, and landing needs
+    // only where the other colours stand. Only when no unit can is the whole
+    // table of obstacles needed.
+    let faces = pos.rules.faces.values();
+    if faces.contains(&1) {
         let mut others = 0u128;
         for other in 0..4 {
             if other != c.index() && pos.present.0 & (1 << other) != 0 {
@@ -648,6 +636,21 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
             return true;
         }
     }
+    let mut dists = [(0u8, 0u8); 24];
+    let mut nd = 0;
+    if pos.rules.throw == ThrowUse::Total {
+        for d in 1..=3 * faces[3] {
+            dists[nd] = (d, 0);
+            nd += 1;
+        }
+    } else {
+        for f in faces {
+            dists[nd] = (f, 1);
+            dists[nd + 1] = (2 * f, 2);
+            nd += 2;
+        }
+    }
+    let dists = &dists[..nd];
     let obs = obstacles(pos, c);
     let mut any = false;
     for_each_unit(&node, |u| {
@@ -658,13 +661,71 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
             if (k == 2) != u.group_pair {
                 continue;
             }
-            if check_move(&node, &obs, &u, d).is_ok() {
+            if destination(&node, &obs, &u, d).is_some() {
                 any = true;
                 return;
             }
         }
     });
     any
+}
+
+/// Whether some unit of `c` may go one square onto a square where no other
+/// colour stands (then nothing about it can forbid the step but where it
+/// goes): the quick first look of [`can_ever_move`] at a position at rest.
+pub(super) fn steps_onto_free_square(pos: &Position, c: Colour) -> bool {
+    let rules = &pos.rules;
+    if !rules.faces.values().contains(&1) {
+        return false;
+    }
+    let ci = c.index();
+    let mut others = 0u128;
+    for other in 0..4 {
+        if other != ci && pos.present.0 & (1 << other) != 0 {
+            for &p in &pos.pieces[other] {
+                others |= board::square_bit(other, p & !MOVED);
+            }
+        }
+    }
+    let captured = pos.captured.has(c);
+    let waits = pos.teams
+        && rules.order != Order::Off
+        && c.waits_for().is_some_and(|first| !all_home(pos, first));
+    let pieces = pos.pieces[ci];
+    for (i, &raw) in pieces.iter().enumerate() {
+        let p = raw & !MOVED;
+        if p == HOME || (i > 0 && pieces[i - 1] & !MOVED == p) {
+            continue;
+        }
+        let q = if p == START {
+            1
+        } else if rules.tohd == Tohd::Circle && !captured && p <= LOOP_END {
+            if p == LOOP_END {
+                LOOP_END + 1 - LOOP_LEN
+            } else {
+                p + 1
+            }
+        } else {
+            let q = p + 1;
+            if q == HOME && rules.tohd != Tohd::Off && !captured {
+                continue;
+            }
+            if waits && (q == HOME || (rules.order == Order::Column && q > LOOP_END)) {
+                continue;
+            }
+            q
+        };
+        if q == HOME {
+            return true;
+        }
+        if rules.stacking == Stacking::Declare && pos.is_block(c, q) {
+            continue;
+        }
+        if others & board::square_bit(ci, q) == 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether a unit of `size` landing at `to` on `own` pieces of its colour must

@@ -10,7 +10,8 @@ use crate::{Game, Generator, Position, Preset, Rules};
 use super::apply::apply;
 use super::node::Node;
 use super::obstacles::obstacles;
-use super::steps::{check_move, destination, for_each_step, for_each_unit};
+use super::steps::{check_move, destination, for_each_step, for_each_unit, steps_onto_free_square};
+use crate::Colour;
 
 /// Rules of every preset with the options the step rules read changed.
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -98,6 +99,38 @@ proptest! {
                 }
                 node = apply(&node, &steps[rng.next_u32() as usize % steps.len()]);
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(24), ..ProptestConfig::default() })]
+
+    /// The dead-game check's quick look never sees a step the rules refuse:
+    /// when it finds one, some unit of the colour may really go one square.
+    #[test]
+    fn a_free_square_one_step_away_is_a_legal_step(rules in rules_strategy(), players in 2u8..=4, seed in any::<u64>(), turns in 0u32..120) {
+        let Some(pos) = position(rules, players, seed, turns) else {
+            return Ok(());
+        };
+        for c in Colour::ALL.into_iter().filter(|c| pos.colours().has(*c)) {
+            if !steps_onto_free_square(&pos, c) {
+                continue;
+            }
+            let node = Node {
+                pos,
+                dice: [0; 3],
+                pips: 0,
+                actor: c,
+                part: super::node::Part::Own,
+                captured_any: false,
+                used_dice: 0,
+                used_pips: 0,
+            };
+            let obs = obstacles(&pos, c);
+            let mut legal = false;
+            for_each_unit(&node, |u| legal |= check_move(&node, &obs, &u, 1).is_ok());
+            prop_assert!(legal, "{:?} {:?}", pos, c);
         }
     }
 }

@@ -1,6 +1,8 @@
 //! [`Generator`]: every distinct legal play of a position and a throw, by a
-//! depth-first search over steps (the reference search), or by the split-total
-//! fast path where it applies. It keeps its buffers from one call to the next.
+//! depth-first search over steps (the reference search), or by the fastest
+//! listing that covers the turn (plans, split-total sharings, the lean search
+//! of `dice`), all giving the same plays in the same order. It keeps its
+//! buffers from one call to the next.
 
 use std::cell::OnceCell;
 

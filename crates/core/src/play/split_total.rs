@@ -66,16 +66,6 @@ impl TableView {
     fn ok(&self, i: usize, d: u8) -> bool {
         self.cells[i][d as usize].maybe
     }
-    fn get(&self, i: usize, d: u8) -> (u8, bool, bool) {
-        let c = self.cells[i][d as usize];
-        (c.to, c.captures, c.sensitive)
-    }
-    fn legal_now(&self, i: usize, d: u8) -> bool {
-        self.cells[i][d as usize].legal_now
-    }
-    fn needs_help(&self, i: usize, d: u8) -> bool {
-        self.cells[i][d as usize].needs_help
-    }
     fn cell(&self, i: usize, d: u8) -> &Cell {
         &self.cells[i][d as usize]
     }
@@ -360,29 +350,33 @@ impl Generator {
             self.simple_sharing(node, units, table, parts, lane);
             return;
         }
+        // The moving units and their cells, by slot (in unit order).
         let mut moving = [0usize; 4];
+        let mut cells = [Cell::default(); 4];
+        let mut slot_of = [usize::MAX; 4];
         let mut k = 0;
-        for (i, d) in parts.iter().enumerate().take(units.len()) {
-            if *d > 0 {
+        for (i, &d) in parts.iter().enumerate().take(units.len()) {
+            if d > 0 {
                 moving[k] = i;
+                cells[k] = table.cells[i][d as usize];
+                slot_of[i] = k;
                 k += 1;
             }
         }
-        let moving = &moving[..k];
+        let cells = &cells[..k];
         // Parts that are legal now, capture nothing and land on no unit's start
         // play in any order; the checks below would keep the order given.
-        if moving.iter().all(|&i| table.cell(i, parts[i]).simple) {
-            self.apply_independent(node, units, table, parts, moving);
+        if cells.iter().all(|c| c.simple) {
+            self.apply_independent(node, units, table, parts, &moving[..k]);
             return;
         }
         // A capture sets the flag for having captured, which may change where (or
         // whether) another unit goes: then the order matters, so try every order.
         if flag_may_change {
-            for &i in moving {
-                for &j in moving {
-                    if i != j && table.get(i, parts[i]).1 && table.get(j, parts[j]).2 {
-                        let mut order = [0usize; 4];
-                        order[..k].copy_from_slice(moving);
+            for a in 0..k {
+                for b in 0..k {
+                    if a != b && cells[a].captures && cells[b].sensitive {
+                        let mut order = moving;
                         permute(&mut order[..k], 0, &mut |ord| {
                             self.try_order(node, units, parts, ord)
                         });
@@ -395,61 +389,54 @@ impl Generator {
         // unit lands on the start of a unit that moves after it (a unit that lands on
         // another's start must come later; a cycle of them has no order), and a unit
         // landing on a bigger enemy stack is preceded by one big enough to take it.
-        for &i in moving {
-            let square = table.cell(i, parts[i]).square;
-            if !table.legal_now(i, parts[i]) {
-                let helped = table.needs_help(i, parts[i])
-                    && square != u8::MAX
-                    && moving.iter().any(|&j| {
-                        j != i
-                            && table.legal_now(j, parts[j])
-                            && table.cell(j, parts[j]).square == square
-                    });
-                if !helped {
-                    return;
-                }
+        // (Slots are compared, squares `u8::MAX` being home or nowhere.)
+        let takes_first = |a: usize, b: usize| {
+            b != a
+                && cells[b].legal_now
+                && cells[a].square != u8::MAX
+                && cells[b].square == cells[a].square
+        };
+        for a in 0..k {
+            if !cells[a].legal_now && !(cells[a].needs_help && (0..k).any(|b| takes_first(a, b))) {
+                return;
             }
         }
         // Cycle check on "lands on the start of" among moving units.
         let mut next = [usize::MAX; 4];
-        for &i in moving {
-            let j = table.cell(i, parts[i]).onto as usize;
-            if j != i && j < units.len() && parts[j] > 0 {
-                next[i] = j;
+        for a in 0..k {
+            let j = cells[a].onto as usize;
+            if j != moving[a] && j < units.len() && parts[j] > 0 {
+                next[a] = slot_of[j];
             }
         }
-        for &i in moving {
-            let mut x = i;
+        for a in 0..k {
+            let mut x = a;
             for _ in 0..=k {
                 x = next[x];
                 if x == usize::MAX {
                     break;
                 }
-                if x == i {
+                if x == a {
                     return;
                 }
             }
         }
-        // Write the steps in an order that can be played one after another.
+        // Write the steps in an order that can be played one after another: each
+        // time the first unit ready (what it lands on has moved, and it is legal
+        // now or a unit that moved takes what stands there).
         let mut order = [0usize; 4];
-        let mut placed = [false; 4];
+        let mut placed = 0u8;
         for slot in order.iter_mut().take(k) {
-            let ready = moving.iter().copied().find(|&i| {
-                !placed[i]
-                    && (next[i] == usize::MAX || placed[next[i]])
-                    && (table.legal_now(i, parts[i])
-                        || moving.iter().any(|&j| {
-                            let square = table.cell(i, parts[i]).square;
-                            placed[j]
-                                && table.legal_now(j, parts[j])
-                                && square != u8::MAX
-                                && table.cell(j, parts[j]).square == square
-                        }))
+            let ready = (0..k).find(|&a| {
+                placed & (1 << a) == 0
+                    && (next[a] == usize::MAX || placed & (1 << next[a]) != 0)
+                    && (cells[a].legal_now
+                        || (0..k).any(|b| placed & (1 << b) != 0 && takes_first(a, b)))
             });
             match ready {
-                Some(i) => {
-                    placed[i] = true;
-                    *slot = i;
+                Some(a) => {
+                    placed |= 1 << a;
+                    *slot = moving[a];
                 }
                 None => return,
             }

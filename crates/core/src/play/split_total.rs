@@ -396,8 +396,9 @@ impl Generator {
                 && cells[a].square != u8::MAX
                 && cells[b].square == cells[a].square
         };
-        for a in 0..k {
-            if !cells[a].legal_now && !(cells[a].needs_help && (0..k).any(|b| takes_first(a, b))) {
+        for (a, cell) in cells.iter().enumerate() {
+            let helped = cell.needs_help && (0..k).any(|b| takes_first(a, b));
+            if !(cell.legal_now || helped) {
                 return;
             }
         }

@@ -83,10 +83,6 @@ fn step_of(w: Word) -> Step {
     }
 }
 
-/// Most steps a node offers: four units of one die each by three distances,
-/// each perhaps declared two ways, with room to spare.
-const MAX_STEPS: usize = 48;
-
 /// What the dice left offer, for one mask of the throw's dice.
 #[derive(Clone, Copy, Default)]
 struct Offer {
@@ -273,14 +269,12 @@ impl DiceSearch {
         here: &Here,
         offer: &Offer,
         unit: Unit,
-        out: &mut [Word; MAX_STEPS],
+        out: &mut Vec<Word>,
         n: &mut usize,
     ) {
         let mut push = |w: Word| {
-            if *n < MAX_STEPS {
-                out[*n] = w;
-                *n += 1;
-            }
+            out.push(w);
+            *n += 1;
         };
         if unit.group_pair {
             if offer.pair != 0 {
@@ -335,7 +329,8 @@ fn moved(mut pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
 impl Generator {
     /// Lists the steps of `node` (whose dice left are `mask`) into `out`, in the
     /// order of the reference search; how many.
-    fn dice_steps(&mut self, here: &Here, mask: u8, out: &mut [Word; MAX_STEPS]) -> usize {
+    fn dice_steps(&mut self, here: &Here, mask: u8) -> usize {
+        let out = &mut self.dice_words;
         let offer = self.dice.offers[mask as usize];
         let pos = &here.node.pos;
         let a = here.node.actor;
@@ -393,14 +388,31 @@ impl Generator {
     /// is the range of `self.earlier` holding the steps that lead from `node`
     /// only to nodes already searched.
     pub(super) fn search_dice(&mut self, node: &Node, mask: u8, earlier: Range<usize>) {
+        self.search_dice_with(node, mask, earlier, None);
+    }
+
+    /// [`Generator::search_dice`] with the obstacle table of the node's parent
+    /// when the step from it was quiet (the table is the same).
+    fn search_dice_with(
+        &mut self,
+        node: &Node,
+        mask: u8,
+        earlier: Range<usize>,
+        table: Option<(u32, &Obstacles)>,
+    ) {
         if mask == 0 {
             // Nothing left to use or to pass: the play ends here.
             self.leaf(node);
             return;
         }
-        let (generation, obs) = self.obstacles.table(node);
-        // The table is copied out so that the search may go on using the cache.
-        let obs = *obs;
+        let (generation, obs) = match table {
+            Some((generation, obs)) => (generation, *obs),
+            None => {
+                // The table is copied out so that the search may go on using the cache.
+                let (generation, obs) = self.obstacles.table(node);
+                (generation, *obs)
+            }
+        };
         let ai = node.actor.index();
         let here = Here {
             node,
@@ -410,11 +422,12 @@ impl Generator {
             pieces: node.pos.pieces[ai],
             declares: node.pos.rules.stacking == Stacking::Declare,
         };
-        let mut words = [0 as Word; MAX_STEPS];
-        let count = self.dice_steps(&here, mask, &mut words);
+        // This node's steps, on the stack of the steps of the nodes on the path.
+        let first = self.dice_words.len();
+        let count = self.dice_steps(&here, mask);
         if count == 0 {
             match node.pass() {
-                Some(passed) => self.search_dice(&passed, mask, 0..0),
+                Some(passed) => self.search_dice_with(&passed, mask, 0..0, None),
                 None => self.leaf(node),
             }
             return;
@@ -424,7 +437,7 @@ impl Generator {
         // What a quiet step leaves as it is, for the plays it ends.
         let mut ends: Option<Ends> = None;
         for j in 0..count {
-            let w = words[j];
+            let w = self.dice_words[first + j];
             if self.earlier[earlier.clone()]
                 .iter()
                 .any(|e| e & FIELDS == w & FIELDS)
@@ -449,7 +462,8 @@ impl Generator {
                 child.used_dice += dice;
                 child.used_pips += by;
                 if self.seen.insert(child.key()) {
-                    self.descend(&words[..j], w, earlier.clone(), &child, left);
+                    let same = Some((generation, &obs));
+                    self.descend(first..first + j, w, earlier.clone(), &child, left, same);
                 }
                 continue;
             }
@@ -459,17 +473,27 @@ impl Generator {
                 // order reached it first, so it need not be remembered here.
                 self.leaf_after(&child, &[step_of(w)]);
             } else if self.seen.insert(child.key()) {
-                self.descend(&words[..j], w, earlier.clone(), &child, left);
+                self.descend(first..first + j, w, earlier.clone(), &child, left, None);
             }
         }
+        self.dice_words.truncate(first);
     }
 
     /// Searches from `child`, reached by the step `w` after its siblings
-    /// `before`, with the steps that commute with `w` marked as leading to
-    /// nodes already searched.
-    fn descend(&mut self, before: &[Word], w: Word, earlier: Range<usize>, child: &Node, left: u8) {
+    /// `before` (a range of `dice_words`), with the steps that commute with
+    /// `w` marked as leading to nodes already searched.
+    fn descend(
+        &mut self,
+        before: Range<usize>,
+        w: Word,
+        earlier: Range<usize>,
+        child: &Node,
+        left: u8,
+        table: Option<(u32, &Obstacles)>,
+    ) {
         let start = self.earlier.len();
-        for &e in before {
+        for i in before {
+            let e = self.dice_words[i];
             if commute(e, w) {
                 self.earlier.push(e);
             }
@@ -482,7 +506,7 @@ impl Generator {
         }
         let end = self.earlier.len();
         self.path.push(step_of(w));
-        self.search_dice(child, left, start..end);
+        self.search_dice_with(child, left, start..end, table);
         self.path.pop();
         self.earlier.truncate(start);
     }

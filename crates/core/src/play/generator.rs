@@ -101,6 +101,9 @@ pub struct Generator {
     pub(super) obstacles: ObstacleCache,
     /// The fast search of `throw=dice` plays: what it keeps.
     pub(super) dice: DiceSearch,
+    /// The steps of the nodes on that search's path, each node's after its
+    /// parent's.
+    pub(super) dice_words: Vec<u64>,
     /// The checks of steps made in this listing, by obstacle table.
     memo: StepMemo,
     /// The steps of the nodes on the search path, each node's after its parent's.
@@ -164,6 +167,7 @@ impl Generator {
         self.children.clear();
         self.earlier.clear();
         self.words.clear();
+        self.dice_words.clear();
         self.prune = fast;
         let wrapped = self.obstacles.reset();
         if wrapped {

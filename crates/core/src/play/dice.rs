@@ -301,7 +301,7 @@ impl DiceSearch {
             if here.declares
                 && unit.size == 1
                 && to != HOME
-                && here.pieces.iter().filter(|p| **p == to).count() == 1
+                && here.pieces.iter().map(|p| (*p == to) as u8).sum::<u8>() == 1
             {
                 push(here.word(&unit, to, by, 1, slot, SUPER));
                 push(here.word(&unit, to, by, 1, slot, BLOCK));

@@ -119,8 +119,10 @@ pub(super) struct Plans {
     keys: KeySet,
     /// The best use of the throw found.
     best: Option<Usage>,
-    /// The end key of the listing's node (no piece moved).
+    /// The end key of the listing's node (no piece moved), and its pieces
+    /// colour by colour.
     root: (u128, u128, u64),
+    root_lanes: [u32; 4],
 }
 
 /// Sorts a short list that is nearly in order (a listing's plays) in place.
@@ -134,6 +136,26 @@ fn insertion_sort(v: &mut [u64]) {
         }
         v[j] = x;
     }
+}
+
+/// A word of [`pieces_word`] from each colour's pieces as a `u32`.
+#[inline]
+fn lanes_word(lanes: [u32; 4]) -> u128 {
+    (lanes[0] as u128)
+        | (lanes[1] as u128) << 32
+        | (lanes[2] as u128) << 64
+        | (lanes[3] as u128) << 96
+}
+
+/// Each colour's pieces as a `u32` from a word of [`pieces_word`].
+#[inline]
+fn word_lanes(word: u128) -> [u32; 4] {
+    [
+        word as u32,
+        (word >> 32) as u32,
+        (word >> 64) as u32,
+        (word >> 96) as u32,
+    ]
 }
 
 /// The pieces of every colour from a word of [`pieces_word`].
@@ -499,6 +521,7 @@ impl Generator {
         plans.keys.clear();
         plans.best = None;
         plans.root = end_key_of(pos, a, node.captured_any);
+        plans.root_lanes = word_lanes(plans.root.0);
         let dice = node.dice;
         let n_dice = dice.iter().filter(|d| **d != 0).count();
         let full = (1u8 << n_dice) - 1;
@@ -704,6 +727,25 @@ impl Plans {
                     p.keys[0] << 24 | p.keys[1] << 12 | p.keys[2],
                 )
             }
+            // Three pieces of one step each: their steps by key.
+            3 => {
+                let k = [path(0).0.keys[0], path(1).0.keys[0], path(2).0.keys[0]];
+                let mut o = [0u8, 1, 2];
+                if k[o[1] as usize] < k[o[0] as usize] {
+                    o.swap(0, 1);
+                }
+                if k[o[2] as usize] < k[o[1] as usize] {
+                    o.swap(1, 2);
+                }
+                if k[o[1] as usize] < k[o[0] as usize] {
+                    o.swap(0, 1);
+                }
+                (
+                    [(o[0], 0), (o[1], 0), (o[2], 0)],
+                    3,
+                    k[o[0] as usize] << 24 | k[o[1] as usize] << 12 | k[o[2] as usize],
+                )
+            }
             _ => {
                 let mut picks = [(0u8, 0u8); 3];
                 let mut heads = [0u8; 3];
@@ -733,8 +775,9 @@ impl Plans {
                 (picks, total, seq)
             }
         };
-        let lane = 0xffff_ffffu128 << (32 * ai);
-        let mut word = (self.root.0 & !lane) | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
+        let mut lanes = self.root_lanes;
+        lanes[ai] = u32::from_le_bytes(pieces);
+        let mut word = lanes_word(lanes);
         let mut tail = self.root.2;
         if takes != 0 {
             word = taken(word, &node.pos, a, takes);

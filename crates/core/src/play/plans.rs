@@ -265,19 +265,8 @@ impl Plans {
                     }
                 }
             }
-            // Pieces alike (several in the Charkoni) may land on each other.
-            if at.iter().filter(|&&x| x as usize == d).count() > 1 && *r != 0 {
-                return false;
-            }
         }
-        for d in 0..progress.len() {
-            for e in 0..progress.len() {
-                if d != e && reach[d] & (reach[e] | 1u128 << progress[e]) != 0 {
-                    return false;
-                }
-            }
-        }
-        true
+        apart_by(progress, at, &reach)
     }
 
     /// Of the legal orders of progress `d`, one per play: the least of the
@@ -971,12 +960,19 @@ fn apart(progress: &[u8], at: &[u8], dice: [u8; 3], circles: bool) -> bool {
                 reach[d] |= 1u128 << q;
             }
         }
-        if at.iter().filter(|&&x| x as usize == d).count() > 1 {
-            // Pieces alike may land on each other.
+    }
+    apart_by(progress, at, &reach)
+}
+
+/// Whether no piece can land where another stands or may land, given where
+/// the pieces of each progress (`progress`, per piece `at`) may land
+/// (`reach`, progress bits): pieces alike (several at one progress, in the
+/// Charkoni) may land on each other whenever they may land at all.
+fn apart_by(progress: &[u8], at: &[u8], reach: &[u128; 4]) -> bool {
+    for d in 0..progress.len() {
+        if reach[d] != 0 && at.iter().filter(|&&x| x as usize == d).count() > 1 {
             return false;
         }
-    }
-    for d in 0..progress.len() {
         for e in 0..progress.len() {
             if d != e && reach[d] & (reach[e] | 1u128 << progress[e]) != 0 {
                 return false;

@@ -1,6 +1,6 @@
-//! Each-die plays listed by *plans* where pieces stand together as groups
-//! (`throw=dice`, `stacking=group`: the `chausar` preset): which dice each
-//! piece takes and in which order, instead of a search over every step.
+//! Each-die plays (`throw=dice`) listed by *plans*: which dice each piece takes
+//! and in which order, instead of a search over every step. First where pieces
+//! stand together as groups (`stacking=group`: the `chausar` preset).
 //!
 //! Why a plan fixes its plays: with groups, whether a single piece may take a
 //! die does not depend on where the mover's other pieces stand (they neither
@@ -21,6 +21,13 @@
 //! sequence over every plan and interleaving that reaches it, and the plays are
 //! sorted by it. Steps of a whole group with an equal pair (two dice, so at most
 //! one a turn) are few: those plays are searched with the full rules.
+//!
+//! The same holds for single pieces where pieces of one colour would declare,
+//! join or make blocks (`stacking=super` or `declare`: the `classic` preset) in
+//! the *calm* turns: the mover has no block and no stack, no piece can land
+//! where another of its pieces stands or may land, and, where unused dice pass
+//! to the partner, some piece can take every order (so no play stops early).
+//! Other turns are left to the search.
 //!
 //! `tests/fast_paths.rs` and `tests/play_order.rs` check the plays, their steps
 //! and their order against the reference search.

@@ -257,6 +257,23 @@ impl Generator {
             }
             count[i] += 1;
         }
+        // Per unit and number of points `c`, the index in `allowed` of its
+        // first part of at most `c` (parts fall, so the walk starts there).
+        let mut first_at_most = [[0u8; 20]; 4];
+        for (i, firsts) in first_at_most.iter_mut().enumerate().take(m) {
+            let mut j = count[i] - 1;
+            for (c, first) in firsts
+                .iter_mut()
+                .enumerate()
+                .take(want.min(19) as usize + 1)
+            {
+                // Once a part larger than `c` is passed, it stays passed.
+                while j > 0 && allowed[i][j - 1] as usize <= c {
+                    j -= 1;
+                }
+                *first = j as u8;
+            }
+        }
         // The largest part unit `i` may take with `left` points left.
         let cap = |i: usize, left: u8, parts: &[u8; 4]| {
             if i > 0 && units[i].from == START && units[i - 1].from == START {
@@ -300,9 +317,7 @@ impl Generator {
                 }
             } else {
                 let c = cap(i, left[i], &parts);
-                while next[i] < count[i] && allowed[i][next[i]] > c {
-                    next[i] += 1;
-                }
+                next[i] = next[i].max(first_at_most[i][c.min(19) as usize] as usize);
                 if next[i] < count[i] {
                     // Go on to the next unit with this part.
                     let d = allowed[i][next[i]];

@@ -20,7 +20,9 @@ pub(crate) const MOVED: u8 = 0x80;
 /// [`Position::finished`] says of a position at rest).
 #[inline]
 pub(super) fn all_home(pos: &Position, c: Colour) -> bool {
-    pos.present.has(c) && pos.pieces[c.index()].iter().all(|p| p & !MOVED == HOME)
+    const HOMES: u32 = u32::from_le_bytes([HOME; 4]);
+    const UNMARKED: u32 = u32::from_le_bytes([!MOVED; 4]);
+    pos.present.has(c) && u32::from_le_bytes(pos.pieces[c.index()]) & UNMARKED == HOMES
 }
 
 /// Inside a turn, bit 7 of a block's age marks a block formed this turn (it does

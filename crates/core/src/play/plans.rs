@@ -890,7 +890,7 @@ impl Generator {
             let after = apply_among(node, &g, obs.others);
             let mut any = false;
             if rest != 0 {
-                let obs1 = obstacles(&after.pos, a);
+                let obs1 = same_or_new(obs, &g, &after);
                 for from in starts(&after.pos.pieces[a.index()]) {
                     let u = single(from);
                     if let Some(to) = destination(&after, &obs1, &u, rest) {
@@ -916,7 +916,7 @@ impl Generator {
             };
             let s = step(&u, to, rest, 1);
             let after = apply_among(node, &s, obs.others);
-            let obs1 = obstacles(&after.pos, a);
+            let obs1 = same_or_new(obs, &s, &after);
             for group in groups(&after.pos.pieces[a.index()]) {
                 if let Some(to) = destination(&after, &obs1, &group, pair) {
                     let g = step(&group, to, pair, 2);
@@ -987,6 +987,18 @@ fn apart_by(progress: &[u8], at: &[u8], reach: &[u128; 4]) -> bool {
         }
     }
     true
+}
+
+/// The obstacles in the way of the mover after `step` from a node whose are
+/// `obs`: the same when it landed where no other colour stands (with groups
+/// there are no blocks to make or leave), made again when it may have captured.
+fn same_or_new(obs: &Obstacles, step: &Step, after: &Node) -> Obstacles {
+    let a = after.actor;
+    if step.to == HOME || obs.others & board::square_bit(a.index(), step.to) == 0 {
+        *obs
+    } else {
+        obstacles(&after.pos, a)
+    }
 }
 
 /// The distinct progress values of a colour's pieces not home (sorted).

@@ -280,6 +280,22 @@ impl Plans {
     /// orders with the same dice taking the same enemies.
     fn least_orders(&self, d: usize, legal: u16) -> u16 {
         // Orders of the same dice take the same dice from the whole throw.
+        if Bits16(legal).all(|o| self.paths[d][o].takes == 0) {
+            // Mostly nothing is taken: then the dice alone make the group.
+            let mut least = [(u64::MAX, 0u8); 8];
+            for o in Bits16(legal) {
+                let path = &self.paths[d][o];
+                let seq = path.keys[0] << 24 | path.keys[1] << 12 | path.keys[2];
+                let g = &mut least[self.fit[o][7] as usize];
+                if seq < g.0 {
+                    *g = (seq, o as u8);
+                }
+            }
+            return least
+                .iter()
+                .filter(|g| g.0 != u64::MAX)
+                .fold(0, |m, g| m | 1 << g.1);
+        }
         let mut groups = [(0u8, 0u128, 0u64, 0u8); MAX_ORDERS];
         let mut count = 0;
         let mut bits = legal;
@@ -987,6 +1003,23 @@ fn apart_by(progress: &[u8], at: &[u8], reach: &[u128; 4]) -> bool {
         }
     }
     true
+}
+
+/// The set bits of a word, lowest first, as indices.
+#[derive(Clone, Copy)]
+struct Bits16(u16);
+
+impl Iterator for Bits16 {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
 }
 
 /// The obstacles in the way of the mover after `step` from a node whose are

@@ -104,9 +104,8 @@ struct Orders {
 /// What listing by plans keeps from one listing to the next.
 #[derive(Default)]
 pub(super) struct Plans {
-    /// The orders of every throw met so far, by its dice (largest first)
-    /// in base 7.
-    made: Vec<Orders>,
+    /// The orders of every throw met so far, with its dice (largest first).
+    made: Vec<([u8; 3], Orders)>,
     /// The orders of this listing's throw.
     orders: [Order; MAX_ORDERS],
     count: usize,
@@ -229,14 +228,15 @@ fn seq_key(steps: &[Step]) -> u64 {
 impl Plans {
     /// Takes the orders of a throw's dice (largest first), made once per throw.
     fn prepare(&mut self, throw: [u8; 3]) {
-        let index = (throw[0] as usize * 7 + throw[1] as usize) * 7 + throw[2] as usize;
-        if self.made.is_empty() {
-            self.made = vec![Orders::default(); 7 * 7 * 7];
-        }
-        if self.made[index].count == 0 {
-            self.made[index] = Orders::of(throw);
-        }
-        let o = &self.made[index];
+        // A game meets the 20 distinct throws of its faces: a short list.
+        let index = match self.made.iter().position(|(t, _)| *t == throw) {
+            Some(i) => i,
+            None => {
+                self.made.push((throw, Orders::of(throw)));
+                self.made.len() - 1
+            }
+        };
+        let o = &self.made[index].1;
         self.orders = o.orders;
         self.count = o.count;
         self.fit = o.fit;

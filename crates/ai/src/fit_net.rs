@@ -5,7 +5,9 @@
 //! the network sees the plays it must tell apart, rolled out with the same dice),
 //! each position's target is the share of
 //! `rollouts` greedy games played on from it (with the linear model, fresh dice
-//! each) that the first side wins, and the network is fitted to the targets by
+//! each) that the first side wins (or, with a `horizon`, the mean of the linear
+//! model's value where each rollout stops after that many rounds, as the
+//! expert's rollouts stop), and the network is fitted to the targets by
 //! stochastic gradient descent on cross-entropy over `epochs` passes in a seeded
 //! shuffled order. Everything is seeded, so the network depends only on the seed.
 
@@ -35,6 +37,9 @@ pub struct FitConfig {
     pub siblings: usize,
     /// Passes over the positions.
     pub epochs: usize,
+    /// Rounds (each player's turn once) after which a rollout stops and the
+    /// position it reached is valued by the linear model; 0 plays on to the end.
+    pub horizon: usize,
 }
 
 /// The positions of one greedy game to label, with the turn they come from:
@@ -75,12 +80,24 @@ fn game_positions(cfg: &FitConfig, w: &Weights, seed: u64) -> Vec<(usize, Positi
 }
 
 /// The result for `side` of a greedy game played on from `pos` with dice seeded
-/// by `seed` (0.5 for a dead game or one still going after `max_turns`).
-fn rollout(pos: &Position, side: Side, w: &Weights, max_turns: usize, seed: u64) -> f64 {
+/// by `seed` (0.5 for a dead game or one still going after `max_turns`). With
+/// `horizon` turns (0: none) a game still going after them is valued by `w`.
+fn rollout(
+    pos: &Position,
+    side: Side,
+    w: &Weights,
+    (max_turns, horizon): (usize, usize),
+    seed: u64,
+) -> f64 {
     let mut gen = Generator::new();
     let mut dice = Dice::from_seed(seed);
     let mut pos = *pos;
-    for _ in 0..max_turns {
+    let turns = if horizon == 0 {
+        max_turns
+    } else {
+        horizon.min(max_turns)
+    };
+    for _ in 0..turns {
         let Some(m) = pos.to_move() else { break };
         let Ok(n) = gen.generate(&pos, dice.throw(pos.rules().faces)) else {
             break;
@@ -95,6 +112,9 @@ fn rollout(pos: &Position, side: Side, w: &Weights, max_turns: usize, seed: u64)
     match pos.winner() {
         Some(win) if side.won(win) => 1.0,
         Some(_) => 0.0,
+        None if horizon > 0 && turns < max_turns && pos.to_move().is_some() => {
+            w.win_chance(&pos, side)
+        }
         None => 0.5,
     }
 }
@@ -129,7 +149,10 @@ pub fn rollout_targets(cfg: &FitConfig, progress: impl FnMut(usize)) -> Vec<Labe
 
 /// The labelled positions of game `seed`.
 fn label_game(cfg: &FitConfig, w: &Weights, seed: u64) -> Vec<Labelled> {
-    let max_turns = cfg.train.max_turns;
+    let limits = (
+        cfg.train.max_turns,
+        cfg.horizon * cfg.train.players as usize,
+    );
     game_positions(cfg, w, seed)
         .into_iter()
         .map(|(turn, pos)| {
@@ -139,7 +162,7 @@ fn label_game(cfg: &FitConfig, w: &Weights, seed: u64) -> Vec<Labelled> {
             // and they come out far less noisy. The seed names the throw too.
             let base = derive_seed(seed, 1 + turn as u64);
             let won: f64 = (0..cfg.rollouts)
-                .map(|r| rollout(&pos, side, w, max_turns, derive_seed(base, r as u64)))
+                .map(|r| rollout(&pos, side, w, limits, derive_seed(base, r as u64)))
                 .sum();
             Labelled {
                 position: pos,
@@ -227,6 +250,7 @@ mod tests {
             rollouts: 4,
             siblings: 1,
             epochs: 1,
+            horizon: 0,
         };
         let data = rollout_targets(&cfg, |_| {});
         assert!(data.len() >= 4, "{} positions", data.len());
@@ -242,5 +266,47 @@ mod tests {
         let before = loss(&net, &data);
         fit_net(&mut net, &data, 30, 0.05, 1);
         assert!(loss(&net, &data) < before);
+
+        // Rollouts cut after two rounds: the same positions, each target the
+        // mean of the linear model's values (or results) where they stop.
+        let cut = FitConfig {
+            horizon: 2,
+            ..cfg.clone()
+        };
+        let short = rollout_targets(&cut, |_| {});
+        assert_eq!(
+            short.iter().map(|l| l.position).collect::<Vec<_>>(),
+            data.iter().map(|l| l.position).collect::<Vec<_>>()
+        );
+        assert!(short.iter().all(|l| (0.0..=1.0).contains(&l.target)));
+        assert!(
+            short
+                .iter()
+                .any(|l| l.target * 8.0 != (l.target * 8.0).round()),
+            "valued by the model, not by results"
+        );
+        assert_eq!(short, rollout_targets(&cut, |_| {}), "seeded");
+        // A horizon past every game's end is no horizon.
+        let long = FitConfig {
+            horizon: 1000,
+            ..cfg.clone()
+        };
+        assert_eq!(rollout_targets(&long, |_| {}), data);
+    }
+
+    #[test]
+    fn a_cut_rollout_is_the_linear_value_where_it_stops() {
+        let preset = Preset::Chaupar;
+        let w = Weights::embedded(preset);
+        let start = Position::new(Rules::preset(preset), 4).unwrap();
+        let side = sides(&start)[0];
+        // No turn played: the start's own value.
+        let v = rollout(&start, side, w, (400, 0), 9);
+        assert!([0.0, 0.5, 1.0].contains(&v), "played to the end: {v}");
+        let one = rollout(&start, side, w, (400, 1), 9);
+        assert!(one > 0.0 && one < 1.0, "{one}");
+        assert_eq!(rollout(&start, side, w, (400, 1), 9), one, "seeded");
+        // Stopped by max_turns before the horizon: undecided.
+        assert_eq!(rollout(&start, side, w, (3, 8), 9), 0.5);
     }
 }

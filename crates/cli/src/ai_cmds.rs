@@ -133,6 +133,11 @@ pub struct TrainArgs {
     /// With `--rollouts`: other plays' positions taken with each greedy one.
     #[arg(long, default_value_t = 3)]
     siblings: usize,
+    /// With `--rollouts`: stop each rollout after this many rounds (every
+    /// player once) and value where it stands by the linear model, as the
+    /// expert's rollouts do (0: play every rollout to the end).
+    #[arg(long, default_value_t = 0)]
+    horizon: usize,
 }
 
 use crate::{emit, read_source};
@@ -284,6 +289,7 @@ fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
     };
     let mut net = if a.rollouts > 0 {
         let (every, rollouts, epochs, siblings) = (a.every, a.rollouts, a.epochs, a.siblings);
+        let horizon = a.horizon;
         let (alpha, seed) = (a.alpha, a.seed);
         let data = run_training(&a, rules, |cfg, progress| {
             let fit = FitConfig {
@@ -292,6 +298,7 @@ fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
                 rollouts,
                 siblings,
                 epochs,
+                horizon,
             };
             rollout_targets(&fit, progress)
         })?;
@@ -319,8 +326,16 @@ fn train_net_cmd(a: TrainArgs, rules: Rules) -> Result<(), String> {
         a.lambda,
         if a.rollouts > 0 {
             format!(
-                " --rollouts {} --every {} --siblings {} --epochs {}",
-                a.rollouts, a.every, a.siblings, a.epochs
+                " --rollouts {} --every {} --siblings {} --epochs {}{}",
+                a.rollouts,
+                a.every,
+                a.siblings,
+                a.epochs,
+                if a.horizon > 0 {
+                    format!(" --horizon {}", a.horizon)
+                } else {
+                    String::new()
+                }
             )
         } else {
             String::new()
@@ -389,6 +404,9 @@ pub fn train_cmd(a: TrainArgs) -> Result<(), String> {
         return Err("--lambda must be in 0..1 and --alpha positive".into());
     }
     Position::new(rules, a.players).map_err(|e| e.to_string())?;
+    if a.horizon > 0 && a.rollouts == 0 {
+        return Err("--horizon goes with --rollouts".into());
+    }
     match a.model.as_str() {
         "linear" => {}
         "net" => return train_net_cmd(a, rules),

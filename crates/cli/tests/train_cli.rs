@@ -103,6 +103,31 @@ fn a_network_is_trained_reproducibly_and_plays() {
         .as_str()
         .unwrap()
         .contains("--rollouts 2 --every 20 --siblings 3 --epochs 2"));
+    // Rollouts cut after two rounds and valued by the linear model.
+    let h = temp("h.json");
+    let cut = train(
+        &h,
+        &[
+            "--rollouts",
+            "2",
+            "--every",
+            "20",
+            "--epochs",
+            "1",
+            "--horizon",
+            "2",
+        ],
+    );
+    assert!(
+        cut.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cut.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&cut.stdout).unwrap();
+    assert!(summary["command"]
+        .as_str()
+        .unwrap()
+        .contains("--rollouts 2 --every 20 --siblings 3 --epochs 1 --horizon 2"));
     let bot = format!("greedy@{}", c.display());
     let sim = chaupar(
         &[
@@ -124,6 +149,7 @@ fn bad_settings_are_refused_and_write_nothing() {
     for (extra, says) in [
         (&["--model", "cubic"][..], "expected linear or net"),
         (&["--hidden", "0"][..], "--hidden must be 1 to 256"),
+        (&["--horizon", "2"][..], "--horizon goes with --rollouts"),
         (&["--hidden", "999"][..], "--hidden must be 1 to 256"),
         (
             &["--from", "/no/such/net.json"][..],

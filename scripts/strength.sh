@@ -38,6 +38,7 @@ done
 sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
 # The expert with the network against the expert with the linear model.
 sim expert-net-expert-linear --rules chaupar --games 400 --team-a expert-net --team-b expert-linear --seed 62 --budget 20
+sim expert-net-expert-linear-b --rules chaupar --games 600 --team-a expert-net --team-b expert-linear --seed 64 --budget 20
 sim expert-net-expert-linear-classic --rules classic --games 200 --team-a expert-net --team-b expert-linear --seed 63 --budget 20
 # Time per expert decision at the default work budget (200 ms), one job.
 sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
@@ -54,5 +55,6 @@ sim level4-level3 --rules chaupar --games 400 --team-a level4 --team-b level3 --
 sim level5-level4-net --rules chaupar --games 100 --team-a level5 --team-b level4 --seed 43 --budget 200
 sim level5-level4-net-b --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 44 --budget 200
 sim level5-level4-net-c --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 45 --budget 200
+sim level5-level4-net-d --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 47 --budget 200
 sim level5-level4 --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 41 --budget 200
 sim level5-level4-b --rules chaupar --games 700 --team-a level5 --team-b level4 --seed 42 --budget 200

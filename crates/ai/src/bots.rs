@@ -104,7 +104,7 @@ impl GreedyBot {
     fn best_of<'a>(&mut self, pos: &Position, after: impl Iterator<Item = &'a Position>) -> usize {
         let Some(m) = pos.to_move() else { return 0 };
         let side = Side::of(pos, m);
-        let model = self.model.resolve(pos.rules().preset);
+        let model = self.model.resolve(pos);
         let (noise, rng) = (self.noise, &mut self.rng);
         // One noise draw per play, in order, after its evaluation.
         let values = after.map(|p| {
@@ -171,7 +171,7 @@ impl Bot for ExpertBot {
         if plays.len() <= 1 {
             return 0;
         }
-        let model = ExactRaces(self.model.resolve(pos.rules().preset));
+        let model = ExactRaces(self.model.resolve(pos));
         if self.noise > 0.0 {
             let sd = self.noise;
             let rng = &mut self.rng;

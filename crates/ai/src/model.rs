@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use chaupar_core::rules::Preset;
 use chaupar_core::Position;
 
 use crate::eval::{win_chance_with, Side, Weights};
@@ -16,8 +15,8 @@ pub enum Model {
     /// The linear model: these weights, or the embedded ones of the position's
     /// preset.
     Linear(Option<Arc<Weights>>),
-    /// The network: this one, or the embedded one of the position's preset
-    /// (the linear model where no network was trained).
+    /// The network: this one, or the embedded one for the position's game
+    /// ([`Net::embedded_for`]; the linear model where no network was trained).
     Net(Option<Arc<Net>>),
 }
 
@@ -40,14 +39,15 @@ impl Model {
         }
     }
 
-    /// The evaluation for positions of `preset`, looked up once (a bot does it
-    /// once per decision).
-    pub fn resolve(&self, preset: Preset) -> Resolved<'_> {
+    /// The evaluation for positions of the game `pos` is in, looked up once (a
+    /// bot does it once per decision).
+    pub fn resolve(&self, pos: &Position) -> Resolved<'_> {
+        let preset = pos.rules().preset;
         match self {
             Model::Linear(Some(w)) => Resolved::Linear(w),
             Model::Linear(None) => Resolved::Linear(Weights::embedded(preset)),
             Model::Net(Some(n)) => Resolved::Net(n),
-            Model::Net(None) => match Net::embedded(preset) {
+            Model::Net(None) => match Net::embedded_for(pos) {
                 Some(n) => Resolved::Net(n),
                 None => Resolved::Linear(Weights::embedded(preset)),
             },
@@ -55,7 +55,7 @@ impl Model {
     }
 }
 
-/// A [`Model`] looked up for one preset.
+/// A [`Model`] looked up for one game.
 #[derive(Clone, Copy, Debug)]
 pub enum Resolved<'a> {
     /// The linear model with these weights.

@@ -270,17 +270,36 @@ impl Net {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// The embedded trained network of a preset, if one was trained (the file
-    /// holds the command that made it): `chaupar` and `classic` so far.
+    /// The embedded trained network of a preset's four-colour team game, if one
+    /// was trained (the file holds the command that made it).
     pub fn embedded(preset: Preset) -> Option<&'static Net> {
         static CHAUPAR: OnceLock<Option<Net>> = OnceLock::new();
+        static CHAUSAR: OnceLock<Option<Net>> = OnceLock::new();
         static CLASSIC: OnceLock<Option<Net>> = OnceLock::new();
         let (cell, text) = match preset {
             Preset::Chaupar => (&CHAUPAR, include_str!("../weights/net-chaupar.json")),
+            Preset::Chausar => (&CHAUSAR, include_str!("../weights/net-chausar.json")),
             Preset::Classic => (&CLASSIC, include_str!("../weights/net-classic.json")),
-            Preset::Chausar => return None,
         };
         cell.get_or_init(|| Net::from_json(text).ok()).as_ref()
+    }
+
+    /// The embedded network for games shaped as `pos` is: its preset's
+    /// ([`Net::embedded`]) when four colours play in two teams, `chausar`'s
+    /// two-player network when Yellow and Black play each for himself; none
+    /// for other games (three players), which are played with the linear
+    /// model: a network learned from another shape of game plays them worse
+    /// (docs/ai.md).
+    pub fn embedded_for(pos: &Position) -> Option<&'static Net> {
+        static CHAUSAR2: OnceLock<Option<Net>> = OnceLock::new();
+        let preset = pos.rules().preset;
+        match (pos.has_teams(), pos.colours().len()) {
+            (true, 4) => Net::embedded(preset),
+            (false, 2) if preset == Preset::Chausar => CHAUSAR2
+                .get_or_init(|| Net::from_json(include_str!("../weights/net-chausar2.json")).ok())
+                .as_ref(),
+            _ => None,
+        }
     }
 
     /// The hidden layer's pre-activations for a view's inputs.
@@ -410,7 +429,36 @@ mod tests {
         assert!(net.w2.iter().any(|w| *w != 0.0), "trained");
         let classic = Net::embedded(Preset::Classic).expect("classic's network");
         assert_eq!(classic.preset, "classic");
-        assert!(Net::embedded(Preset::Chausar).is_none());
+        let chausar = Net::embedded(Preset::Chausar).expect("chausar's network");
+        assert_eq!(chausar.preset, "chausar");
+        assert!(chausar
+            .command
+            .contains("--out crates/ai/weights/net-chausar.json"));
+    }
+
+    #[test]
+    fn a_network_plays_only_the_four_colour_team_game() {
+        for preset in [Preset::Chaupar, Preset::Chausar, Preset::Classic] {
+            let four = Position::new(Rules::preset(preset), 4).unwrap();
+            assert!(std::ptr::eq(
+                Net::embedded_for(&four).unwrap(),
+                Net::embedded(preset).unwrap()
+            ));
+        }
+        // Two players each for himself (Yellow against Black): a network of
+        // its own, trained on such games.
+        let two = Position::new(Rules::preset(Preset::Chausar), 2).unwrap();
+        assert!(!two.has_teams());
+        let net = Net::embedded_for(&two).expect("two-player chausar's network");
+        assert!(net.command.contains("--players 2 "));
+        assert!(net
+            .command
+            .contains("--out crates/ai/weights/net-chausar2.json"));
+        // Three each for himself: the linear model.
+        let mut solo = Rules::preset(Preset::Chausar);
+        solo.set("seating", "solo").unwrap();
+        let three = Position::new(solo, 3).unwrap();
+        assert!(Net::embedded_for(&three).is_none());
     }
 
     #[test]

@@ -245,7 +245,7 @@ impl BotSpec {
     fn model(&self) -> Model {
         match self {
             // The strongest level plays with the preset's network too (the
-            // linear model where it has none): in the same time it beats the
+            // linear model in games no network was trained on): in the same time it beats the
             // expert with the linear model (docs/ai.md, "Levels").
             BotSpec::GreedyNet | BotSpec::ExpertNet | BotSpec::Level(5) => Model::Net(None),
             BotSpec::GreedyWith(w) | BotSpec::ExpertWith(w) => w.model.clone(),

@@ -196,9 +196,9 @@ fn the_tip_and_pieces_that_have_not_captured_are_not_settled() {
 #[test]
 fn the_expert_evaluation_uses_the_exact_value_in_column_races_only() {
     let model = chaupar_ai::Model::default();
-    let inner = model.resolve(Preset::Chaupar);
-    let ev = ExactRaces(inner);
     let start = Position::new(Rules::preset(Preset::Chaupar), 4).unwrap();
+    let inner = model.resolve(&start);
+    let ev = ExactRaces(inner);
     assert_eq!(ev.win_chance(&start, YB), inner.win_chance(&start, YB));
     let pos = race(
         Preset::Chaupar,

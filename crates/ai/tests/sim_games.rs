@@ -51,6 +51,8 @@ fn played() -> serde_json::Value {
             max_turns: 30,
             ..run(Preset::Classic, 4, 2, "uct", "level4", 3)
         },
+        run(Preset::Chausar, 4, 2, "greedy-net", "greedy", 9),
+        run(Preset::Chausar, 2, 4, "greedy-net", "greedy", 9),
     ];
     let mut out = Vec::new();
     for cfg in &runs {

@@ -134,3 +134,148 @@ proptest! {
         }
     }
 }
+
+/// The obstacles of `a` as the rules say them, square by square: the squares
+/// of other colours' pieces; with `blockade=past-half`, every square holding
+/// n >= 2 enemy pieces all past half way (not at the loop's end) stops units
+/// of fewer than n pieces; with `blockade=block`, blocks stop everyone.
+fn obstacles_square_by_square(pos: &Position, a: Colour) -> ([u128; 5], bool, u128) {
+    use crate::board::{progress_on_raw, sq, HALF, LOOP_END};
+    use crate::rules::Blockade;
+    let mut others = 0u128;
+    let mut mask = [0u128; 5];
+    for s in 0..96u8 {
+        let (mut count, mut past) = (0u8, true);
+        for c in Colour::ALL
+            .into_iter()
+            .filter(|c| pos.colours().has(*c) && *c != a)
+        {
+            for &raw in &pos.pieces[c.index()] {
+                let p = raw & !super::MOVED;
+                if p == 0 || p == crate::board::HOME || sq(c.index(), p) != s {
+                    continue;
+                }
+                others |= 1u128 << s;
+                if pos.enemies(a, c) {
+                    count += 1;
+                    past &= p >= HALF && p != LOOP_END;
+                }
+            }
+        }
+        let on = progress_on_raw(a.index(), s);
+        let bits = on
+            .iter()
+            .filter(|t| **t != 0)
+            .fold(0u128, |m, t| m | 1u128 << t);
+        match pos.rules.blockade {
+            Blockade::PastHalf if count >= 2 && past => {
+                for (size, m) in mask.iter_mut().enumerate().skip(1) {
+                    if (size as u8) < count {
+                        *m |= bits;
+                    }
+                }
+            }
+            Blockade::Block => {
+                for c in Colour::ALL.into_iter().filter(|c| pos.colours().has(*c)) {
+                    for &b in &pos.blocks[c.index()] {
+                        if b != 0 && sq(c.index(), b) == s {
+                            let m = if c == a { 1u128 << b } else { bits };
+                            mask.iter_mut().for_each(|x| *x |= m);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (mask, mask.iter().any(|m| *m != 0), others)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(12), ..ProptestConfig::default() })]
+
+    /// The obstacle table made in one pass over the pieces is the rules' own,
+    /// square by square, for every colour of positions of random games.
+    #[test]
+    fn obstacles_are_the_blocks_and_blockades_square_by_square(rules in rules_strategy(), players in 2u8..=4, seed in any::<u64>(), turns in 0u32..150) {
+        let Some(pos) = position(rules, players, seed, turns) else {
+            return Ok(());
+        };
+        for c in Colour::ALL.into_iter().filter(|c| pos.colours().has(*c)) {
+            let o = obstacles(&pos, c);
+            let want = obstacles_square_by_square(&pos, c);
+            prop_assert_eq!((o.mask, o.others), (want.0, want.2), "{:?} {:?}", pos, c);
+            // `any` may be set by a blockade in nobody's way; never unset by one.
+            prop_assert!(o.any || !want.1, "{:?} {:?}", pos, c);
+        }
+    }
+}
+
+/// A position of `rules` whose pieces crowd onto a few squares, two for each
+/// team (the teams may not share a square), so that blockades of two to eight
+/// pieces are common; if it is a valid one.
+fn crowded(rules: Rules, seed: u64) -> Option<Position> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut below = |n: u32| rng.next_u32() % n;
+    let start = Position::new(rules, 4).ok()?;
+    let text = crate::notation::position_text(&start);
+    let fields: Vec<&str> = text.split(' ').collect();
+    let squares: Vec<u8> = (0..4).map(|_| below(96) as u8).collect();
+    let colours: Vec<String> = Colour::ALL
+        .into_iter()
+        .map(|c| {
+            // A quarter of the colours stack all four pieces.
+            let together = below(4) == 0;
+            let mut first = None;
+            let pieces: Vec<String> = (0..4)
+                .map(|_| {
+                    if let (true, Some(p)) = (together, first) {
+                        return format!("{p}");
+                    }
+                    let square = squares[2 * (c.index() % 2) + (below(4) == 0) as usize];
+                    let on = crate::board::progress_on_raw(c.index(), square);
+                    let p = match below(8) {
+                        0 => 0,
+                        1 => 84,
+                        2 => 1 + below(83) as u8,
+                        _ if on[0] != 0 => on[below(2) as usize].max(on[0]),
+                        _ => 1 + below(83) as u8,
+                    };
+                    first = Some(p);
+                    p.to_string()
+                })
+                .collect();
+            format!("{}{}", c.letter(), pieces.join(","))
+        })
+        .collect();
+    // Everyone has captured, so pieces may stand past the loop (tohd).
+    ["YRBG", "-"].into_iter().find_map(|captured| {
+        let text = format!(
+            "{} {} {} {} {captured} -",
+            fields[0],
+            fields[1],
+            fields[2],
+            colours.join("/")
+        );
+        crate::notation::parse_position(&text).ok()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+
+    /// The same on crowded boards, where blockades of every size stand.
+    #[test]
+    fn obstacles_on_crowded_boards_are_the_rules_own(rules in rules_strategy(), seed in any::<u64>()) {
+        let Some(pos) = crowded(rules, seed) else {
+            return Ok(());
+        };
+        for c in Colour::ALL {
+            let o = obstacles(&pos, c);
+            let want = obstacles_square_by_square(&pos, c);
+            prop_assert_eq!((o.mask, o.others), (want.0, want.2), "{:?} {:?}", pos, c);
+            // `any` may be set by a blockade in nobody's way; never unset by one.
+            prop_assert!(o.any || !want.1, "{:?} {:?}", pos, c);
+        }
+    }
+}

@@ -40,6 +40,13 @@ sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert 
 sim expert-net-expert-linear --rules chaupar --games 400 --team-a expert-net --team-b expert-linear --seed 62 --budget 20
 sim expert-net-expert-linear-b --rules chaupar --games 600 --team-a expert-net --team-b expert-linear --seed 64 --budget 20
 sim expert-net-expert-linear-classic --rules classic --games 200 --team-a expert-net --team-b expert-linear --seed 63 --budget 20
+# The expert with the network against greedy (the linear model), issue 13's aims.
+sim expert-net-greedy-chaupar --rules chaupar --games 300 --team-a expert-net --team-b greedy --seed 66 --budget 50
+sim expert-net-greedy-chaupar-b --rules chaupar --games 700 --team-a expert-net --team-b greedy --seed 67 --budget 50
+sim expert-net-greedy-classic --rules classic --games 300 --team-a expert-net --team-b greedy --seed 66 --budget 50
+sim expert-net-greedy-chausar --rules chausar --games 200 --team-a expert-net --team-b greedy --seed 66 --budget 30
+sim expert-net-greedy-chausar2 --rules chausar --players 2 --games 400 --team-a expert-net --team-b greedy --seed 66 --budget 30
+sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
 # Time per expert decision at the default work budget (200 ms), one job.
 sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
 sim time-classic --rules classic --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200

@@ -437,7 +437,7 @@ mod tests {
     }
 
     #[test]
-    fn a_network_plays_only_the_four_colour_team_game() {
+    fn each_network_plays_the_shape_of_game_it_learned_from() {
         for preset in [Preset::Chaupar, Preset::Chausar, Preset::Classic] {
             let four = Position::new(Rules::preset(preset), 4).unwrap();
             assert!(std::ptr::eq(

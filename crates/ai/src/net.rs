@@ -66,6 +66,11 @@ pub struct Net {
     pub games: u64,
 }
 
+/// An embedded network, read from its text on first use.
+fn read_once(cell: &'static OnceLock<Option<Net>>, text: &str) -> Option<&'static Net> {
+    cell.get_or_init(|| Net::from_json(text).ok()).as_ref()
+}
+
 /// One side's view as the inputs that are not zero: (input, value).
 #[derive(Clone, Copy)]
 pub(crate) struct View {
@@ -276,12 +281,11 @@ impl Net {
         static CHAUPAR: OnceLock<Option<Net>> = OnceLock::new();
         static CHAUSAR: OnceLock<Option<Net>> = OnceLock::new();
         static CLASSIC: OnceLock<Option<Net>> = OnceLock::new();
-        let (cell, text) = match preset {
-            Preset::Chaupar => (&CHAUPAR, include_str!("../weights/net-chaupar.json")),
-            Preset::Chausar => (&CHAUSAR, include_str!("../weights/net-chausar.json")),
-            Preset::Classic => (&CLASSIC, include_str!("../weights/net-classic.json")),
-        };
-        cell.get_or_init(|| Net::from_json(text).ok()).as_ref()
+        match preset {
+            Preset::Chaupar => read_once(&CHAUPAR, include_str!("../weights/net-chaupar.json")),
+            Preset::Chausar => read_once(&CHAUSAR, include_str!("../weights/net-chausar.json")),
+            Preset::Classic => read_once(&CLASSIC, include_str!("../weights/net-classic.json")),
+        }
     }
 
     /// The embedded network for games shaped as `pos` is: its preset's
@@ -295,9 +299,9 @@ impl Net {
         let preset = pos.rules().preset;
         match (pos.has_teams(), pos.colours().len()) {
             (true, 4) => Net::embedded(preset),
-            (false, 2) if preset == Preset::Chausar => CHAUSAR2
-                .get_or_init(|| Net::from_json(include_str!("../weights/net-chausar2.json")).ok())
-                .as_ref(),
+            (false, 2) if preset == Preset::Chausar => {
+                read_once(&CHAUSAR2, include_str!("../weights/net-chausar2.json"))
+            }
             _ => None,
         }
     }

@@ -47,11 +47,16 @@ sim expert-net-greedy-classic --rules classic --games 300 --team-a expert-net --
 sim expert-net-greedy-chausar --rules chausar --games 200 --team-a expert-net --team-b greedy --seed 66 --budget 30
 sim expert-net-greedy-chausar2 --rules chausar --players 2 --games 400 --team-a expert-net --team-b greedy --seed 66 --budget 30
 sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
-# Time per expert decision at the default work budget (200 ms), one job.
-sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
-sim time-classic --rules classic --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
-sim time-chausar --rules chausar --games 2 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
-sim time-chausar2 --rules chausar --players 2 --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 200
+# Time per expert decision at the default work budget (100 ms since
+# 2026-12-02; 200 ms before), one job.
+sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-classic --rules classic --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-chausar --rules chausar --games 2 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-chausar2 --rules chausar --players 2 --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-net-chaupar --rules chaupar --games 4 --team-a expert-net --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-net-classic --rules classic --games 4 --team-a expert-net --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-net-chausar --rules chausar --games 2 --team-a expert-net --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-net-chausar2 --rules chausar --players 2 --games 4 --team-a expert-net --team-b greedy --seed 31 --jobs 1 --budget 100
 # The levels for people, each against the one below (chaupar; levels 4 and 5
 # at their own default work budgets).
 sim level2-level1 --rules chaupar --games 1000 --team-a level2 --team-b level1 --seed 41
@@ -59,6 +64,10 @@ sim level3-level2 --rules chaupar --games 1000 --team-a level3 --team-b level2 -
 sim level4-level3 --rules chaupar --games 400 --team-a level4 --team-b level3 --seed 41 --budget 50
 # (The seed-41 and seed-42 JSON in docs/strength are of level 5 before it played
 # with the network; level5-level4-net.json was run as expert-net, which it now is.)
+# Level 5 at its default work budget since 2026-12-02 (100 ms).
+sim level5-level4-100 --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 48 --budget 100
+sim level5-level4-100-b --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 49 --budget 100
+# Level 5 at the default budget before (200 ms).
 sim level5-level4-net --rules chaupar --games 100 --team-a level5 --team-b level4 --seed 43 --budget 200
 sim level5-level4-net-b --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 44 --budget 200
 sim level5-level4-net-c --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 45 --budget 200

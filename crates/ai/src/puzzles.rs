@@ -81,14 +81,14 @@ pub struct PuzzleConfig {
 }
 
 impl PuzzleConfig {
-    /// Looks for `count` puzzles with the default budget (the hints' work,
-    /// [`crate::search::DEFAULT_NODES`]) in at most `4 * count + 10` games.
+    /// Looks for `count` puzzles with the default budget (analysis work,
+    /// [`crate::search::ANALYSIS_NODES`]) in at most `4 * count + 10` games.
     pub fn new(rules: Rules, count: usize, seed: u64) -> PuzzleConfig {
         PuzzleConfig {
             rules,
             count,
             seed,
-            budget: crate::search::DEFAULT_NODES,
+            budget: crate::search::ANALYSIS_NODES,
             max_games: 4 * count + 10,
         }
     }

@@ -63,8 +63,14 @@ const ELIMINATE: f64 = 3.0;
 /// How far below the best a pruned play is recorded.
 const PRUNED: f64 = 1e-6;
 
-/// The default work budget (about 200 ms; the wall-clock budget is 250 ms).
-pub const DEFAULT_NODES: usize = 200 * NODES_PER_MS;
+/// The default work budget of a decision in play (about 100 ms; the
+/// wall-clock budget is 150 ms): the expert's median decision stays under
+/// 100 ms on one core in every preset (docs/ai.md, "Time per expert decision").
+pub const DEFAULT_NODES: usize = 100 * NODES_PER_MS;
+
+/// The work budget of analysis, where a judgement matters more than a quick
+/// reply: the tutor's verdict on a play, puzzles' rankings (twice a decision's).
+pub const ANALYSIS_NODES: usize = 200 * NODES_PER_MS;
 
 /// How hard the expert searches.
 #[derive(Clone, Debug)]
@@ -99,7 +105,7 @@ impl Default for SearchConfig {
         SearchConfig {
             candidates: 12,
             margin: 0.02,
-            budget: Duration::from_millis(250),
+            budget: Duration::from_millis(150),
             max_nodes: DEFAULT_NODES,
             deep: 4,
             replies: 3,

@@ -51,7 +51,7 @@ impl Limits {
     }
 }
 
-/// The expert's default budgets ([`SearchConfig::default`]): 250 ms of wall
+/// The expert's default budgets ([`SearchConfig::default`]): 150 ms of wall
 /// time or [`search::DEFAULT_NODES`] work units. What the server's computer
 /// players get.
 impl Default for Limits {
@@ -64,7 +64,7 @@ impl Default for Limits {
     }
 }
 
-/// Level 4's work per decision at most: a twentieth of the expert's default
+/// Level 4's work per decision at most: a tenth of the expert's default
 /// (10 ms of work).
 pub const LEVEL4_NODES: usize = 10 * search::NODES_PER_MS;
 

@@ -74,8 +74,9 @@ pub struct SimArgs {
     players: u8,
     /// Budget per decision of the searching bots, in milliseconds, applied as a
     /// work budget (1,000 units per ms, a unit being about a microsecond of play
-    /// generation and evaluation) so results do not depend on load.
-    #[arg(long, default_value_t = 250)]
+    /// generation and evaluation) so results do not depend on load; by default
+    /// the bots' own work budget.
+    #[arg(long, default_value_t = (chaupar_ai::search::DEFAULT_NODES / chaupar_ai::search::NODES_PER_MS) as u64)]
     budget: u64,
     /// Turns after which a game is stopped undecided.
     #[arg(long, default_value_t = 1000)]

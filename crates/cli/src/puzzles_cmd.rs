@@ -22,7 +22,7 @@ pub struct PuzzlesArgs {
     seed: u64,
     /// Work units for ranking the plays of one decision (1,000 are about a
     /// millisecond; counted, not timed, so the puzzles reproduce).
-    #[arg(long, default_value_t = chaupar_ai::search::DEFAULT_NODES)]
+    #[arg(long, default_value_t = chaupar_ai::search::ANALYSIS_NODES)]
     budget: usize,
     /// Print one JSON object: {"puzzles": [{"position", "throw", "best", "margin", "ranking", "rules", "colour"}]}.
     #[arg(long)]

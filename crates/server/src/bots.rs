@@ -60,9 +60,9 @@ pub fn review(
     chaupar_ai::review::review_until(game, &config, stop)
 }
 
-/// Work for the tutor's judgement of a play, in search work units: the hint's
-/// default, counted in work, not time, so the same play is judged alike.
-pub const TUTOR_NODES: usize = chaupar_ai::search::DEFAULT_NODES;
+/// Work for the tutor's judgement of a play, in search work units: analysis
+/// work, counted in work, not time, so the same play is judged alike.
+pub const TUTOR_NODES: usize = chaupar_ai::search::ANALYSIS_NODES;
 
 /// Every whole play of the turn's throw from its start, ranked best first as a
 /// hint ranks them, with a deterministic work budget ([`TUTOR_NODES`]): what

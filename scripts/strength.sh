@@ -50,6 +50,8 @@ sim expert-net-greedy-chausar2 --rules chausar --players 2 --games 400 --team-a 
 sim expert-net-greedy-classic-100 --rules classic --games 300 --team-a expert-net --team-b greedy --seed 68 --budget 100
 sim expert-net-greedy-classic-100-b --rules classic --games 350 --team-a expert-net --team-b greedy --seed 69 --budget 100
 sim expert-net-greedy-classic-100-c --rules classic --games 350 --team-a expert-net --team-b greedy --seed 70 --budget 100
+sim expert-net-greedy-chausar-100 --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 68 --budget 100
+sim expert-net-greedy-chausar-100-b --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 69 --budget 100
 sim expert-net-greedy-chausar2-100 --rules chausar --players 2 --games 400 --team-a expert-net --team-b greedy --seed 68 --budget 100
 sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
 # Time per expert decision at the default work budget (100 ms since

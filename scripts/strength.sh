@@ -54,6 +54,22 @@ sim expert-net-greedy-classic-100-c --rules classic --games 350 --team-a expert-
 sim expert-net-greedy-chausar-100 --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 68 --budget 100
 sim expert-net-greedy-chausar-100-b --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 69 --budget 100
 sim expert-net-greedy-chausar2-100 --rules chausar --players 2 --games 400 --team-a expert-net --team-b greedy --seed 68 --budget 100
+sim expert-net-greedy-chausar-100-c --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 71 --budget 100
+sim expert-net-greedy-chausar-100-d --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 72 --budget 100
+sim expert-net-greedy-chausar-100-e --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 73 --budget 100
+# Two-player games since 2026-12-02: rollouts of eight rounds (DUEL_ROUNDS),
+# chosen on seed 90 with expertrK_R-net, confirmed on fresh seeds 94 to 97.
+sim duel-r4_2-chausar2 --rules chausar --players 2 --games 200 --team-a expertr4_2-net --team-b greedy --seed 90 --budget 100
+sim duel-r4_4-chausar2 --rules chausar --players 2 --games 200 --team-a expertr4_4-net --team-b greedy --seed 90 --budget 100
+sim duel-r4_8-chausar2 --rules chausar --players 2 --games 200 --team-a expertr4_8-net --team-b greedy --seed 90 --budget 100
+sim duel-r8_4-chausar2 --rules chausar --players 2 --games 200 --team-a expertr8_4-net --team-b greedy --seed 90 --budget 100
+sim duel-r8_8-chausar2 --rules chausar --players 2 --games 200 --team-a expertr8_8-net --team-b greedy --seed 90 --budget 100
+sim duel-r8_4-classic --rules classic --games 200 --team-a expertr8_4-net --team-b greedy --seed 90 --budget 100
+sim duel-r4_2-classic --rules classic --games 200 --team-a expert-net --team-b greedy --seed 90 --budget 100
+sim expert-net-greedy-chausar2-duel --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 94 --budget 100
+sim expert-net-greedy-chausar2-duel-b --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 95 --budget 100
+sim expert-net-greedy-chausar2-duel-c --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 96 --budget 100
+sim expert-net-greedy-chausar2-duel-d --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 97 --budget 100
 sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
 # Time per expert decision at the default work budget (100 ms since
 # 2026-12-02; 200 ms before), one job.

@@ -60,6 +60,11 @@ const MIN_ROLLOUTS: usize = 8;
 /// the rollouts.
 const ELIMINATE: f64 = 3.0;
 
+/// Rounds of the rollouts in games of two players (16 turns; 8 turns in
+/// games of four): chosen in two-player `chausar` (docs/ai.md, "Expert
+/// against greedy").
+pub const DUEL_ROUNDS: usize = 8;
+
 /// How far below the best a pruned play is recorded.
 const PRUNED: f64 = 1e-6;
 
@@ -94,8 +99,12 @@ pub struct SearchConfig {
     /// (replacing the two-throw stage); 0 for none.
     pub rollouts: usize,
     /// Rounds of turns (every player once) a rollout plays before it is
-    /// valued statically.
+    /// valued statically, in games of three or four players.
     pub rollout_rounds: usize,
+    /// The same in games of two players, whose round is two turns: there
+    /// the rollouts must play more rounds to see as far (docs/ai.md,
+    /// "Truncated rollouts").
+    pub duel_rounds: usize,
     /// Rollouts per candidate at most.
     pub rollout_max: usize,
 }
@@ -112,6 +121,7 @@ impl Default for SearchConfig {
             prune: true,
             rollouts: 4,
             rollout_rounds: 2,
+            duel_rounds: DUEL_ROUNDS,
             rollout_max: 2000,
         }
     }
@@ -258,7 +268,11 @@ impl Searcher {
         if top.len() < 2 {
             return;
         }
-        let turns = self.config.rollout_rounds.max(1) * pos.colours().len();
+        let rollout_rounds = match pos.colours().len() {
+            2 => self.config.duel_rounds,
+            _ => self.config.rollout_rounds,
+        };
+        let turns = rollout_rounds.max(1) * pos.colours().len();
         let base = rollout_seed(pos);
         // values[j][r]: candidate j's rollout r. Candidates still in the race
         // share every round, so their differences are paired.

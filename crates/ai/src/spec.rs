@@ -94,12 +94,15 @@ pub enum BotSpec {
     /// instead of rollouts.
     ExpertTwoThrows,
     /// `expertrK_R` (`expertrK` for R = 2): the expert with rollouts of
-    /// `candidates` plays over `rounds` rounds.
+    /// `candidates` plays over `rounds` rounds; `expertrK_R-net` the same
+    /// with the preset's network.
     ExpertRollouts {
         /// Candidates rolled out (K).
         candidates: usize,
         /// Rounds of turns per rollout (R).
         rounds: usize,
+        /// Whether it evaluates with the preset's network (`-net`).
+        net: bool,
     },
     /// `greedy-linear`: the greedy player with the linear model, whatever
     /// `greedy` evaluates with.
@@ -222,13 +225,16 @@ impl BotSpec {
                 };
                 Box::new(expert(config, limits))
             }
-            BotSpec::ExpertRollouts { candidates, rounds } => {
+            BotSpec::ExpertRollouts {
+                candidates, rounds, ..
+            } => {
                 let config = SearchConfig {
                     rollouts: *candidates,
                     rollout_rounds: *rounds,
+                    duel_rounds: *rounds,
                     ..SearchConfig::default()
                 };
-                Box::new(expert(config, limits))
+                Box::new(expert(config, limits).with_model(self.model()))
             }
             BotSpec::GreedyLinear | BotSpec::GreedyNet | BotSpec::GreedyWith(_) => {
                 Box::new(GreedyBot::with_noise(seed, 0.0, &name).with_model(self.model()))
@@ -248,6 +254,7 @@ impl BotSpec {
             // linear model in games no network was trained on): in the same time it beats the
             // expert with the linear model (docs/ai.md, "Levels").
             BotSpec::GreedyNet | BotSpec::ExpertNet | BotSpec::Level(5) => Model::Net(None),
+            BotSpec::ExpertRollouts { net: true, .. } => Model::Net(None),
             BotSpec::GreedyWith(w) | BotSpec::ExpertWith(w) => w.model.clone(),
             _ => Model::Linear(None),
         }
@@ -264,8 +271,13 @@ impl fmt::Display for BotSpec {
             BotSpec::Level(l) => write!(f, "level{l}"),
             BotSpec::ExpertOneThrow => f.write_str("expert1"),
             BotSpec::ExpertTwoThrows => f.write_str("expert2"),
-            BotSpec::ExpertRollouts { candidates, rounds } => {
-                write!(f, "expertr{candidates}_{rounds}")
+            BotSpec::ExpertRollouts {
+                candidates,
+                rounds,
+                net,
+            } => {
+                let net = if *net { "-net" } else { "" };
+                write!(f, "expertr{candidates}_{rounds}{net}")
             }
             BotSpec::GreedyLinear => f.write_str("greedy-linear"),
             BotSpec::ExpertLinear => f.write_str("expert-linear"),
@@ -311,11 +323,19 @@ impl FromStr for BotSpec {
             "expert2" => BotSpec::ExpertTwoThrows,
             n if n.starts_with("expertr") => {
                 let rest = &n["expertr".len()..];
+                let (rest, net) = match rest.strip_suffix("-net") {
+                    Some(r) => (r, true),
+                    None => (rest, false),
+                };
                 let (k, r) = rest.split_once('_').unwrap_or((rest, "2"));
                 let (Ok(candidates), Ok(rounds)) = (k.parse(), r.parse()) else {
                     return Err(BotSpecError::BadRollouts(name.into()));
                 };
-                BotSpec::ExpertRollouts { candidates, rounds }
+                BotSpec::ExpertRollouts {
+                    candidates,
+                    rounds,
+                    net,
+                }
             }
             _ => match n.strip_prefix("level").and_then(|d| d.parse::<u8>().ok()) {
                 Some(l @ 1..=5) => BotSpec::Level(l),
@@ -345,6 +365,7 @@ mod tests {
             "expert2",
             "expertr4_2",
             "expertr2_4",
+            "expertr6_4-net",
             "greedy-linear",
             "expert-linear",
             "greedy-net",
@@ -358,7 +379,8 @@ mod tests {
             " Expertr3 ".parse::<BotSpec>().unwrap(),
             BotSpec::ExpertRollouts {
                 candidates: 3,
-                rounds: 2
+                rounds: 2,
+                net: false,
             }
         );
     }

@@ -59,6 +59,8 @@ sim expert-net-greedy-chausar-100-d --rules chausar --games 100 --team-a expert-
 sim expert-net-greedy-chausar-100-e --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 73 --budget 100
 # Two-player games since 2026-12-02: rollouts of eight rounds (DUEL_ROUNDS),
 # chosen on seed 90 with expertrK_R-net, confirmed on fresh seeds 94 to 97.
+# (duel-r4_2-chausar2's JSON in docs/strength/ was run as `expert-net` before
+# the change, the same bot as expertr4_2-net, so its team_a reads expert-net.)
 sim duel-r4_2-chausar2 --rules chausar --players 2 --games 200 --team-a expertr4_2-net --team-b greedy --seed 90 --budget 100
 sim duel-r4_4-chausar2 --rules chausar --players 2 --games 200 --team-a expertr4_4-net --team-b greedy --seed 90 --budget 100
 sim duel-r4_8-chausar2 --rules chausar --players 2 --games 200 --team-a expertr4_8-net --team-b greedy --seed 90 --budget 100

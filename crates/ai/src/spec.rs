@@ -253,8 +253,10 @@ impl BotSpec {
             // The strongest level plays with the preset's network too (the
             // linear model in games no network was trained on): in the same time it beats the
             // expert with the linear model (docs/ai.md, "Levels").
-            BotSpec::GreedyNet | BotSpec::ExpertNet | BotSpec::Level(5) => Model::Net(None),
-            BotSpec::ExpertRollouts { net: true, .. } => Model::Net(None),
+            BotSpec::GreedyNet
+            | BotSpec::ExpertNet
+            | BotSpec::Level(5)
+            | BotSpec::ExpertRollouts { net: true, .. } => Model::Net(None),
             BotSpec::GreedyWith(w) | BotSpec::ExpertWith(w) => w.model.clone(),
             _ => Model::Linear(None),
         }

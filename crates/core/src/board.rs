@@ -253,6 +253,40 @@ pub(crate) fn progress_on_raw(colour: usize, square: u8) -> [u8; 2] {
     PROGRESS_ON[colour][square as usize]
 }
 
+const fn build_progress_bits() -> [[u128; SQUARES]; 4] {
+    let mut out = [[0u128; SQUARES]; 4];
+    let mut colour = 0;
+    while colour < 4 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            let [x, y] = PROGRESS_ON[colour][sq];
+            if x != 0 {
+                out[colour][sq] |= 1u128 << x;
+            }
+            if y != 0 {
+                out[colour][sq] |= 1u128 << y;
+            }
+            sq += 1;
+        }
+        colour += 1;
+    }
+    out
+}
+
+/// `PROGRESS_BITS[colour][square]`: the progress values of that colour on the
+/// square ([`progress_on_raw`]) as bits.
+const PROGRESS_BITS: [[u128; SQUARES]; 4] = build_progress_bits();
+
+/// The progress values of `colour` on `square` as a mask over progress numbers
+/// (none for an index off the board).
+#[inline]
+pub(crate) fn progress_bits(colour: usize, square: u8) -> u128 {
+    match PROGRESS_BITS[colour].get(square as usize) {
+        Some(b) => *b,
+        None => 0,
+    }
+}
+
 /// Whether the grid cell is in the Charkoni (rows and columns 8–10).
 pub fn is_charkoni(row: u8, col: u8) -> bool {
     (8..=10).contains(&row) && (8..=10).contains(&col)

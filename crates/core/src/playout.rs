@@ -21,8 +21,8 @@ use rand_core::RngCore;
 use crate::board::{self, HOME};
 use crate::dice::Throw;
 use crate::play::{
-    apply_among, destination, distance_count, finish, for_each_step_fast, for_each_unit, mark_dead,
-    needs_declaration, nth_distance, Node, ObstacleCache, Obstacles, Unit, MOVED,
+    destination, distance_count, finish, for_each_step_fast, for_each_unit, mark_dead,
+    needs_declaration, nth_distance, step_among, Node, ObstacleCache, Obstacles, Unit, MOVED,
 };
 use crate::position::Position;
 use crate::rules::Stacking;
@@ -110,7 +110,7 @@ fn random_turn_with(
             step.to == HOME || (obs.others >> board::sq(node.actor.index(), step.to)) & 1 == 0;
         let blocks = node.pos.rules.stacking == Stacking::Declare
             && (step.declare.is_some() || node.pos.is_block(node.actor, step.from));
-        node = apply_among(&node, &step, obs.others);
+        step_among(&mut node, &step, obs.others);
         moved = true;
         if !quiet || blocks {
             obs = *cache.get(&node);

@@ -20,12 +20,21 @@ pub(crate) fn apply(node: &Node, step: &Step) -> Node {
 
 /// [`apply`] knowing the squares where pieces of other colours stand
 /// ([`super::Obstacles`]'s `others`): a step landing elsewhere captures nothing.
+#[inline]
 pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
     let mut n = *node;
+    step_among(&mut n, step, others);
+    n
+}
+
+/// [`apply_among`] in place, for callers that go on from the node they step from
+/// (a playout).
+#[inline]
+pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) {
+    let total = n.total_mode();
     let pos = &mut n.pos;
     let a = step.colour;
     let ai = a.index();
-    let total = node.total_mode();
     let mark = if total { MOVED } else { 0 };
     if pos.rules.stacking == Stacking::Declare && pos.is_block(a, step.from) {
         remove_block(pos, ai, step.from);
@@ -37,7 +46,7 @@ pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
             left -= 1;
         }
     }
-    capture_among(&mut n, a, step.to, others);
+    capture_among(n, a, step.to, others);
     let pos = &mut n.pos;
     if step.to != HOME {
         match step.declare {
@@ -81,7 +90,6 @@ pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
     }
     n.used_dice += step.dice;
     n.used_pips += step.by;
-    n
 }
 
 /// Sends the enemies of `a` standing where it lands (`to`, its progress) back to

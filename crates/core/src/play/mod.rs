@@ -55,7 +55,7 @@ mod steps;
 mod tests;
 mod turn;
 
-pub(crate) use apply::{apply_among, capture_marks, finish, mark_dead};
+pub(crate) use apply::{capture_marks, finish, mark_dead, step_among};
 pub use generator::{legal_plays, Generator};
 pub(crate) use node::{Node, FRESH, MOVED};
 pub(crate) use obstacles::{ObstacleCache, Obstacles};

@@ -50,11 +50,7 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
                     if c == a {
                         m |= 1u128 << b;
                     } else {
-                        for t in board::progress_on_raw(a.index(), board::sq(c.index(), b)) {
-                            if t != 0 {
-                                m |= 1u128 << t;
-                            }
-                        }
+                        m |= board::progress_bits(a.index(), board::sq(c.index(), b));
                     }
                 }
             }
@@ -69,13 +65,12 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
                 if !pos.enemies(a, e) {
                     continue;
                 }
-                for &raw in &pos.pieces[e.index()] {
-                    let p = raw & !MOVED;
-                    if p != START && p != HOME {
-                        let bit = 1u128 << board::sq(e.index(), p);
-                        more |= one & bit;
-                        one |= bit;
-                    }
+                let ei = e.index();
+                for &raw in &pos.pieces[ei] {
+                    // No bit in the Charkoni or home.
+                    let bit = board::square_bit(ei, raw & !MOVED);
+                    more |= one & bit;
+                    one |= bit;
                 }
             }
             while more != 0 {
@@ -83,12 +78,8 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
                 more &= more - 1;
                 let count = blockade_size(pos, a, s);
                 if count >= 2 {
-                    let mut bits = 0u128;
-                    for t in board::progress_on_raw(a.index(), s) {
-                        if t != 0 {
-                            bits |= 1u128 << t;
-                        }
-                    }
+                    // A blockade of n pieces stops units of fewer than n.
+                    let bits = board::progress_bits(ai, s);
                     for k in 1..(count.min(5) as usize) {
                         o.mask[k] |= bits;
                     }

@@ -167,6 +167,7 @@ impl Unit {
 }
 
 /// The units the actor may move, calling `f` on each.
+#[inline]
 pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
     let pos = &node.pos;
     let a = node.actor;

@@ -30,8 +30,9 @@ pub struct Throw([u8; 3]);
 impl Throw {
     /// A throw of three values, each one of `faces`.
     pub fn new(dice: [u8; 3], faces: Faces) -> Result<Throw, ThrowError> {
+        let v = faces.values();
         for d in dice {
-            if !faces.values().contains(&d) {
+            if v.iter().all(|f| *f != d) {
                 return Err(ThrowError::NotAFace { value: d, faces });
             }
         }
@@ -56,9 +57,11 @@ impl Throw {
 
     /// The three values, largest first.
     pub fn sorted(self) -> [u8; 3] {
-        let mut d = self.0;
-        d.sort_unstable_by(|a, b| b.cmp(a));
-        d
+        let [x, y, z] = self.0;
+        let (x, y) = (x.max(y), x.min(y));
+        let (y, z) = (y.max(z), y.min(z));
+        let (x, y) = (x.max(y), x.min(y));
+        [x, y, z]
     }
 
     /// The sum of the three dice.

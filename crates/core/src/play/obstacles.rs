@@ -58,9 +58,10 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
             o.any = m != 0;
         }
         Blockade::PastHalf => {
-            // Squares holding one enemy piece, and two or more: only those can be
-            // blockades.
-            let (mut one, mut more) = (0u128, 0u128);
+            // Squares holding one enemy piece, two or more, and where one stands
+            // short of half way (or at the loop's end): only squares of two or
+            // more with none short can be blockades.
+            let (mut one, mut more, mut short) = (0u128, 0u128, 0u128);
             for e in pos.present.iter() {
                 if !pos.enemies(a, e) {
                     continue;
@@ -71,8 +72,10 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
                     let bit = board::square_bit(ei, raw & !MOVED);
                     more |= one & bit;
                     one |= bit;
+                    short |= board::short_square_bit(ei, raw & !MOVED);
                 }
             }
+            more &= !short;
             while more != 0 {
                 let s = more.trailing_zeros() as u8;
                 more &= more - 1;

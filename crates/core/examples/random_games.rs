@@ -1,10 +1,12 @@
 //! Plays random games and prints games per second, on one core:
 //! `cargo run --release -p chaupar-core --example random_games -- chaupar 200` chooses
 //! uniformly among the distinct legal plays of every turn; add `playout` as a third
-//! argument for the fast playout policy (a random legal step at a time).
+//! argument for the fast playout policy (a random legal step at a time), or
+//! `midgame` to list every play of 32 mid-game positions N times and read each
+//! (what `cargo bench -- legal_plays_midgame` times, here for callgrind).
 
 use chaupar_core::dice::Dice;
-use chaupar_core::{Generator, Position, Preset, Rules};
+use chaupar_core::{Game, Generator, Position, Preset, Rules, Throw};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 fn main() {
@@ -34,6 +36,10 @@ fn main() {
         );
         return;
     }
+    if args.get(3).map(|s| s.as_str()) == Some("midgame") {
+        midgame_listings(rules, games);
+        return;
+    }
     let mut g = Generator::new();
     let mut dice = Dice::from_seed(1);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
@@ -56,5 +62,52 @@ fn main() {
         turns as f64 / games as f64,
         plays as f64 / turns as f64,
         s * 1e6 / turns as f64
+    );
+}
+
+/// Lists every play of the bench's 32 mid-game positions (turn 40 of seeded
+/// random games, with a throw each) `rounds` times, reading each play's position.
+fn midgame_listings(rules: Rules, rounds: u32) {
+    let mut g = Generator::new();
+    let positions: Vec<(Position, Throw)> = (0..32u64)
+        .map(|k| {
+            let mut game = Game::new(rules, 4, 77 + k).expect("game");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k);
+            for _ in 0..40 {
+                if game.position().to_move().is_none() {
+                    break;
+                }
+                let t = game.throw().expect("throw");
+                let n = g.generate(game.position(), t).expect("plays");
+                let steps = g.steps(rng.next_u32() as usize % n).to_vec();
+                game.play(&steps).expect("play");
+            }
+            let t = game
+                .throw()
+                .unwrap_or_else(|_| Throw::new([1, 2, 5], rules.faces).expect("faces"));
+            (*game.position(), t)
+        })
+        .filter(|(p, _)| p.to_move().is_some())
+        .collect();
+    let start = std::time::Instant::now();
+    let mut plays = 0u64;
+    let mut going = 0u64;
+    for _ in 0..rounds {
+        for (p, t) in &positions {
+            let n = g.generate(p, *t).expect("plays");
+            plays += n as u64;
+            going += (0..n)
+                .filter(|&i| g.position(i).to_move().is_some())
+                .count() as u64;
+        }
+    }
+    let s = start.elapsed().as_secs_f64();
+    let listings = rounds as f64 * positions.len() as f64;
+    println!(
+        "{}: {} positions, {:.1} plays each ({going} going on), {:.2} µs a listing with every position read",
+        rules.preset,
+        positions.len(),
+        plays as f64 / listings,
+        s * 1e6 / listings
     );
 }

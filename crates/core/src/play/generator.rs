@@ -13,6 +13,7 @@ use crate::rules::{Finished, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
 
+use super::alive::Alive;
 use super::apply::{apply_among, end_key, finish_parts, mark_dead};
 use super::dice::DiceSearch;
 use super::keys::KeySet;
@@ -129,6 +130,11 @@ pub struct Generator {
     /// Per play: the position after it (the turn ended, a dead game marked), made
     /// when first asked for (most callers of a random play read one of many).
     ended: Vec<OnceCell<Position>>,
+    /// The position the listing starts from.
+    start: Option<Position>,
+    /// A step that keeps the game alive after most plays (see `alive`), found
+    /// when a play's position is first read.
+    alive: OnceCell<Option<Alive>>,
     /// The best use of the throw found so far.
     pub(super) best: Option<Usage>,
     start_overdue: [u8; 2],
@@ -161,6 +167,8 @@ impl Generator {
         fast: bool,
     ) -> Result<usize, PlayError> {
         let node = Node::start(pos, throw)?;
+        self.start = Some(*pos);
+        self.alive = OnceCell::new();
         self.seen.clear();
         self.found.clear();
         self.path.clear();
@@ -413,7 +421,12 @@ impl Generator {
         self.ended[i].get_or_init(|| {
             let p = &self.plays[i];
             let mut position = finish_parts(p.pos, p.actor, p.captured_any);
-            mark_dead(&mut position);
+            let alive = self
+                .alive
+                .get_or_init(|| self.start.as_ref().and_then(Alive::at));
+            if !alive.is_some_and(|a| a.holds(&position)) {
+                mark_dead(&mut position);
+            }
             position
         })
     }

@@ -18,6 +18,8 @@
 //! - `steps`: the step rules: where a piece goes, paths, landing, the units that
 //!   may move, the distances on offer, which steps exist.
 //! - `apply`: applying a step and ending a turn.
+//! - `alive`: a play's position read without the whole dead-game check where
+//!   the turn cannot have changed its answer.
 //! - `generator`: [`Generator`]: which listing serves a turn, the reference
 //!   search over steps, the plays found.
 //! - `dice`: the fast search where each die moves on its own.
@@ -41,6 +43,7 @@ use core::fmt;
 use crate::position::Position;
 use crate::step::Step;
 
+mod alive;
 mod apply;
 mod dice;
 mod explain;

@@ -675,9 +675,15 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
 /// colour stands (then nothing about it can forbid the step but where it
 /// goes): the quick first look of [`can_ever_move`] at a position at rest.
 pub(super) fn steps_onto_free_square(pos: &Position, c: Colour) -> bool {
+    free_step(pos, c).is_some()
+}
+
+/// The square such a step of [`steps_onto_free_square`] lands on, as its bit
+/// (0 for a step home), for the first unit of `c` that has one.
+pub(super) fn free_step(pos: &Position, c: Colour) -> Option<u128> {
     let rules = &pos.rules;
     if !rules.faces.values().contains(&1) {
-        return false;
+        return None;
     }
     let ci = c.index();
     let mut others = 0u128;
@@ -717,16 +723,17 @@ pub(super) fn steps_onto_free_square(pos: &Position, c: Colour) -> bool {
             q
         };
         if q == HOME {
-            return true;
+            return Some(0);
         }
         if rules.stacking == Stacking::Declare && pos.is_block(c, q) {
             continue;
         }
-        if others & board::square_bit(ci, q) == 0 {
-            return true;
+        let bit = board::square_bit(ci, q);
+        if others & bit == 0 {
+            return Some(bit);
         }
     }
-    false
+    None
 }
 
 /// Whether a unit of `size` landing at `to` on `own` pieces of its colour must

@@ -279,3 +279,41 @@ proptest! {
         same_obstacles_as_the_rules(&pos)?;
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(12), ..ProptestConfig::default() })]
+
+    /// Reading a play's position skips the whole dead-game check only where
+    /// the game surely goes on: no position read is left going on when no
+    /// colour can ever move, and wherever the step found at the start of the
+    /// turn still holds, the colour throwing next really has a step onto a
+    /// free square.
+    #[test]
+    fn plays_read_as_going_on_are_alive(rules in rules_strategy(), players in 2u8..=4, seed in any::<u64>(), turns in 0u32..150, crowd in any::<bool>()) {
+        let pos = if crowd { crowded(rules, seed) } else { position(rules, players, seed, turns) };
+        let Some(mut pos) = pos else {
+            return Ok(());
+        };
+        let mut g = Generator::new();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 2);
+        // Forty turns on from there, every play of each read.
+        for _ in 0..40 {
+            let alive = super::alive::Alive::at(&pos);
+            let t = Throw::from_bits(rules.faces, rng.next_u32());
+            let Ok(n) = g.generate(&pos, t) else { break };
+            for i in 0..n {
+                let end = *g.position(i);
+                prop_assert!(
+                    end.outcome != crate::position::Outcome::Ongoing || !super::steps::is_dead(&end),
+                    "{:?} left going on", end
+                );
+                if let (Some(a), Some(next)) = (alive, end.to_move) {
+                    if a.holds(&end) {
+                        prop_assert!(steps_onto_free_square(&end, next), "{:?} after {:?}", end, pos);
+                    }
+                }
+            }
+            pos = *g.position(rng.next_u32() as usize % n);
+        }
+    }
+}

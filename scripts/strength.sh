@@ -41,6 +41,8 @@ sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert 
 sim expert-net-expert-linear --rules chaupar --games 400 --team-a expert-net --team-b expert-linear --seed 62 --budget 20
 sim expert-net-expert-linear-b --rules chaupar --games 600 --team-a expert-net --team-b expert-linear --seed 64 --budget 20
 sim expert-net-expert-linear-classic --rules classic --games 200 --team-a expert-net --team-b expert-linear --seed 63 --budget 20
+sim expert-net-expert-linear-classic-b --rules classic --games 400 --team-a expert-net --team-b expert-linear --seed 79 --budget 20
+sim expert-net-expert-linear-classic-c --rules classic --games 400 --team-a expert-net --team-b expert-linear --seed 80 --budget 20
 # The expert with the network against greedy (the linear model), issue 13's aims.
 sim expert-net-greedy-chaupar --rules chaupar --games 300 --team-a expert-net --team-b greedy --seed 66 --budget 50
 sim expert-net-greedy-chaupar-b --rules chaupar --games 700 --team-a expert-net --team-b greedy --seed 67 --budget 50
@@ -57,6 +59,10 @@ sim expert-net-greedy-chausar2-100 --rules chausar --players 2 --games 400 --tea
 sim expert-net-greedy-chausar-100-c --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 71 --budget 100
 sim expert-net-greedy-chausar-100-d --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 72 --budget 100
 sim expert-net-greedy-chausar-100-e --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 73 --budget 100
+sim expert-net-greedy-chausar-100-f --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 74 --budget 100
+sim expert-net-greedy-chausar-100-g --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 75 --budget 100
+sim expert-net-greedy-chausar-100-h --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 76 --budget 100
+sim expert-net-greedy-chausar-100-i --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 77 --budget 100
 # Two-player games since 2026-12-02: rollouts of eight rounds (DUEL_ROUNDS),
 # chosen on seed 90 with expertrK_R-net, confirmed on fresh seeds 94 to 97.
 # (duel-r4_2-chausar2's JSON in docs/strength/ was run as `expert-net` before
@@ -72,6 +78,14 @@ sim expert-net-greedy-chausar2-duel --rules chausar --players 2 --games 250 --te
 sim expert-net-greedy-chausar2-duel-b --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 95 --budget 100
 sim expert-net-greedy-chausar2-duel-c --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 96 --budget 100
 sim expert-net-greedy-chausar2-duel-d --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 97 --budget 100
+# Rollouts played by the linear model and valued by the network (`-net-lin`,
+# 2026-12-03): chosen on seeds 101 and 102.
+for b in r4_8-net r4_8-net-lin; do
+  sim "duel-$b-chausar2-101" --rules chausar --players 2 --games 200 --team-a "expert$b" --team-b greedy --seed 101 --budget 100
+done
+for b in r4_8-net r4_8-net-lin r4_12-net-lin r6_8-net-lin; do
+  sim "duel-$b-chausar2-102" --rules chausar --players 2 --games 300 --team-a "expert$b" --team-b greedy --seed 102 --budget 100
+done
 sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
 # Time per expert decision at the default work budget (100 ms since
 # 2026-12-02; 200 ms before), one job.

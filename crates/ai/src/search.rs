@@ -20,7 +20,7 @@ use chaupar_core::dice::{distinct_throws, outcomes};
 use chaupar_core::rules::Faces;
 use chaupar_core::{Generator, Play, Position, Throw};
 
-use crate::eval::Side;
+use crate::eval::{Side, Weights};
 use crate::evaluator::{first_best, Evaluator};
 
 /// The seed of a position's rollouts: 64-bit FNV-1a over the bytes of its
@@ -107,6 +107,10 @@ pub struct SearchConfig {
     pub duel_rounds: usize,
     /// Rollouts per candidate at most.
     pub rollout_max: usize,
+    /// Whether the rollouts' plays are chosen by the linear model (half the
+    /// work of the network's, so twice the rollouts) while their ends are
+    /// still valued by the evaluation searched with.
+    pub linear_rollouts: bool,
 }
 
 impl Default for SearchConfig {
@@ -123,6 +127,7 @@ impl Default for SearchConfig {
             rollout_rounds: 2,
             duel_rounds: DUEL_ROUNDS,
             rollout_max: 2000,
+            linear_rollouts: false,
         }
     }
 }
@@ -234,6 +239,10 @@ impl Searcher {
     ) -> f64 {
         let mut rng = crate::Rng::new(seed);
         let all = outcomes(pos.rules().faces);
+        let linear = self
+            .config
+            .linear_rollouts
+            .then(|| Weights::embedded(pos.rules().preset));
         let mut p = *pos;
         for _ in 0..turns {
             let Some(m) = p.to_move() else { break };
@@ -241,10 +250,18 @@ impl Searcher {
             if self.gen.generate(&p, throw).is_err() {
                 break;
             }
-            self.nodes += 2 + self.gen.len() * ev.play_units();
-            p = *self
-                .gen
-                .position(ev.greedy_choice(&self.gen, Side::of(&p, m)));
+            let side = Side::of(&p, m);
+            let choice = match linear {
+                Some(w) => {
+                    self.nodes += 2 + self.gen.len() * w.play_units();
+                    w.greedy_choice(&self.gen, side)
+                }
+                None => {
+                    self.nodes += 2 + self.gen.len() * ev.play_units();
+                    ev.greedy_choice(&self.gen, side)
+                }
+            };
+            p = *self.gen.position(choice);
         }
         ev.win_chance(&p, side)
     }

@@ -95,7 +95,8 @@ pub enum BotSpec {
     ExpertTwoThrows,
     /// `expertrK_R` (`expertrK` for R = 2): the expert with rollouts of
     /// `candidates` plays over `rounds` rounds; `expertrK_R-net` the same
-    /// with the preset's network.
+    /// with the preset's network, `expertrK_R-net-lin` with rollouts played
+    /// by the linear model and valued by the network.
     ExpertRollouts {
         /// Candidates rolled out (K).
         candidates: usize,
@@ -103,6 +104,9 @@ pub enum BotSpec {
         rounds: usize,
         /// Whether it evaluates with the preset's network (`-net`).
         net: bool,
+        /// Whether its rollouts choose plays with the linear model (`-lin`,
+        /// after `-net`): see [`SearchConfig::linear_rollouts`].
+        linear_rollouts: bool,
     },
     /// `greedy-linear`: the greedy player with the linear model, whatever
     /// `greedy` evaluates with.
@@ -226,12 +230,16 @@ impl BotSpec {
                 Box::new(expert(config, limits))
             }
             BotSpec::ExpertRollouts {
-                candidates, rounds, ..
+                candidates,
+                rounds,
+                linear_rollouts,
+                ..
             } => {
                 let config = SearchConfig {
                     rollouts: *candidates,
                     rollout_rounds: *rounds,
                     duel_rounds: *rounds,
+                    linear_rollouts: *linear_rollouts,
                     ..SearchConfig::default()
                 };
                 Box::new(expert(config, limits).with_model(self.model()))
@@ -277,9 +285,11 @@ impl fmt::Display for BotSpec {
                 candidates,
                 rounds,
                 net,
+                linear_rollouts,
             } => {
                 let net = if *net { "-net" } else { "" };
-                write!(f, "expertr{candidates}_{rounds}{net}")
+                let lin = if *linear_rollouts { "-lin" } else { "" };
+                write!(f, "expertr{candidates}_{rounds}{net}{lin}")
             }
             BotSpec::GreedyLinear => f.write_str("greedy-linear"),
             BotSpec::ExpertLinear => f.write_str("expert-linear"),
@@ -325,9 +335,13 @@ impl FromStr for BotSpec {
             "expert2" => BotSpec::ExpertTwoThrows,
             n if n.starts_with("expertr") => {
                 let rest = &n["expertr".len()..];
-                let (rest, net) = match rest.strip_suffix("-net") {
+                let (rest, linear_rollouts) = match rest.strip_suffix("-net-lin") {
                     Some(r) => (r, true),
                     None => (rest, false),
+                };
+                let (rest, net) = match rest.strip_suffix("-net") {
+                    Some(r) => (r, true),
+                    None => (rest, linear_rollouts),
                 };
                 let (k, r) = rest.split_once('_').unwrap_or((rest, "2"));
                 let (Ok(candidates), Ok(rounds)) = (k.parse(), r.parse()) else {
@@ -337,6 +351,7 @@ impl FromStr for BotSpec {
                     candidates,
                     rounds,
                     net,
+                    linear_rollouts,
                 }
             }
             _ => match n.strip_prefix("level").and_then(|d| d.parse::<u8>().ok()) {
@@ -368,6 +383,7 @@ mod tests {
             "expertr4_2",
             "expertr2_4",
             "expertr6_4-net",
+            "expertr4_8-net-lin",
             "greedy-linear",
             "expert-linear",
             "greedy-net",
@@ -383,6 +399,18 @@ mod tests {
                 candidates: 3,
                 rounds: 2,
                 net: false,
+                linear_rollouts: false,
+            }
+        );
+        // Linear rollouts go with the network only: `-lin` alone is no name.
+        assert!("expertr4_8-lin".parse::<BotSpec>().is_err());
+        assert_eq!(
+            "expertr4_8-net-lin".parse::<BotSpec>().unwrap(),
+            BotSpec::ExpertRollouts {
+                candidates: 4,
+                rounds: 8,
+                net: true,
+                linear_rollouts: true,
             }
         );
     }

@@ -251,16 +251,11 @@ impl Searcher {
                 break;
             }
             let side = Side::of(&p, m);
-            let choice = match linear {
-                Some(w) => {
-                    self.nodes += 2 + self.gen.len() * w.play_units();
-                    w.greedy_choice(&self.gen, side)
-                }
-                None => {
-                    self.nodes += 2 + self.gen.len() * ev.play_units();
-                    ev.greedy_choice(&self.gen, side)
-                }
+            let (choice, units) = match linear {
+                Some(w) => (w.greedy_choice(&self.gen, side), w.play_units()),
+                None => (ev.greedy_choice(&self.gen, side), ev.play_units()),
             };
+            self.nodes += 2 + self.gen.len() * units;
             p = *self.gen.position(choice);
         }
         ev.win_chance(&p, side)

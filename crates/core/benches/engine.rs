@@ -2,7 +2,10 @@
 //! the fast playout policy, and listing every legal play of typical positions.
 
 use chaupar_core::dice::Dice;
-use chaupar_core::{notation, playout, Game, Generator, Position, Preset, Rules, Throw};
+use chaupar_core::{notation, playout, Generator, Position, Preset, Rules};
+mod common;
+
+use common::midgame;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -18,31 +21,6 @@ fn random_game(rules: Rules, g: &mut Generator, dice: &mut Dice, rng: &mut ChaCh
         turns += 1;
     }
     turns
-}
-
-/// Mid-game positions (turn 40 of seeded random games) with a throw each.
-fn midgame(preset: Preset, count: u64) -> Vec<(Position, Throw)> {
-    let rules = Rules::preset(preset);
-    let mut g = Generator::new();
-    (0..count)
-        .map(|k| {
-            let mut game = Game::new(rules, 4, 77 + k).unwrap();
-            let mut rng = ChaCha8Rng::seed_from_u64(k);
-            for _ in 0..40 {
-                if game.position().to_move().is_none() {
-                    break;
-                }
-                let t = game.throw().unwrap();
-                let n = g.generate(game.position(), t).unwrap();
-                game.play(g.steps(rng.next_u32() as usize % n)).unwrap();
-            }
-            let t = game
-                .throw()
-                .unwrap_or_else(|_| Throw::new([1, 2, 5], rules.faces).expect("faces"));
-            (*game.position(), t)
-        })
-        .filter(|(p, _)| p.to_move().is_some())
-        .collect()
 }
 
 fn games(c: &mut Criterion) {

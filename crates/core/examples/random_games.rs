@@ -6,7 +6,10 @@
 //! (what `cargo bench -- legal_plays_midgame` times, here for callgrind).
 
 use chaupar_core::dice::Dice;
-use chaupar_core::{Game, Generator, Position, Preset, Rules, Throw};
+use chaupar_core::{Generator, Position, Preset, Rules};
+
+#[path = "../benches/common/mod.rs"]
+mod common;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 fn main() {
@@ -69,26 +72,7 @@ fn main() {
 /// random games, with a throw each) `rounds` times, reading each play's position.
 fn midgame_listings(rules: Rules, rounds: u32) {
     let mut g = Generator::new();
-    let positions: Vec<(Position, Throw)> = (0..32u64)
-        .map(|k| {
-            let mut game = Game::new(rules, 4, 77 + k).expect("game");
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k);
-            for _ in 0..40 {
-                if game.position().to_move().is_none() {
-                    break;
-                }
-                let t = game.throw().expect("throw");
-                let n = g.generate(game.position(), t).expect("plays");
-                let steps = g.steps(rng.next_u32() as usize % n).to_vec();
-                game.play(&steps).expect("play");
-            }
-            let t = game
-                .throw()
-                .unwrap_or_else(|_| Throw::new([1, 2, 5], rules.faces).expect("faces"));
-            (*game.position(), t)
-        })
-        .filter(|(p, _)| p.to_move().is_some())
-        .collect();
+    let positions = common::midgame(rules.preset, 32);
     let start = std::time::Instant::now();
     let mut plays = 0u64;
     let mut going = 0u64;

@@ -48,14 +48,17 @@ sim expert-net-greedy-chaupar --rules chaupar --games 300 --team-a expert-net --
 sim expert-net-greedy-chaupar-b --rules chaupar --games 700 --team-a expert-net --team-b greedy --seed 67 --budget 50
 sim expert-net-greedy-classic --rules classic --games 300 --team-a expert-net --team-b greedy --seed 66 --budget 50
 sim expert-net-greedy-chausar --rules chausar --games 200 --team-a expert-net --team-b greedy --seed 66 --budget 30
-sim expert-net-greedy-chausar2 --rules chausar --players 2 --games 400 --team-a expert-net --team-b greedy --seed 66 --budget 30
+# (The two-player rows here and below were run as `expert-net` while its
+# rollouts were two rounds (expertr4_2-net), then eight rounds chosen by the
+# network (expertr4_8-net); the names say which, the JSON's team_a expert-net.)
+sim expert-net-greedy-chausar2 --rules chausar --players 2 --games 400 --team-a expertr4_2-net --team-b greedy --seed 66 --budget 30
 # The same at the expert's default budget since 2026-12-02 (100 ms of work).
 sim expert-net-greedy-classic-100 --rules classic --games 300 --team-a expert-net --team-b greedy --seed 68 --budget 100
 sim expert-net-greedy-classic-100-b --rules classic --games 350 --team-a expert-net --team-b greedy --seed 69 --budget 100
 sim expert-net-greedy-classic-100-c --rules classic --games 350 --team-a expert-net --team-b greedy --seed 70 --budget 100
 sim expert-net-greedy-chausar-100 --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 68 --budget 100
 sim expert-net-greedy-chausar-100-b --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 69 --budget 100
-sim expert-net-greedy-chausar2-100 --rules chausar --players 2 --games 400 --team-a expert-net --team-b greedy --seed 68 --budget 100
+sim expert-net-greedy-chausar2-100 --rules chausar --players 2 --games 400 --team-a expertr4_2-net --team-b greedy --seed 68 --budget 100
 sim expert-net-greedy-chausar-100-c --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 71 --budget 100
 sim expert-net-greedy-chausar-100-d --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 72 --budget 100
 sim expert-net-greedy-chausar-100-e --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 73 --budget 100
@@ -74,10 +77,10 @@ sim duel-r8_4-chausar2 --rules chausar --players 2 --games 200 --team-a expertr8
 sim duel-r8_8-chausar2 --rules chausar --players 2 --games 200 --team-a expertr8_8-net --team-b greedy --seed 90 --budget 100
 sim duel-r8_4-classic --rules classic --games 200 --team-a expertr8_4-net --team-b greedy --seed 90 --budget 100
 sim duel-r4_2-classic --rules classic --games 200 --team-a expert-net --team-b greedy --seed 90 --budget 100
-sim expert-net-greedy-chausar2-duel --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 94 --budget 100
-sim expert-net-greedy-chausar2-duel-b --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 95 --budget 100
-sim expert-net-greedy-chausar2-duel-c --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 96 --budget 100
-sim expert-net-greedy-chausar2-duel-d --rules chausar --players 2 --games 250 --team-a expert-net --team-b greedy --seed 97 --budget 100
+sim expert-net-greedy-chausar2-duel --rules chausar --players 2 --games 250 --team-a expertr4_8-net --team-b greedy --seed 94 --budget 100
+sim expert-net-greedy-chausar2-duel-b --rules chausar --players 2 --games 250 --team-a expertr4_8-net --team-b greedy --seed 95 --budget 100
+sim expert-net-greedy-chausar2-duel-c --rules chausar --players 2 --games 250 --team-a expertr4_8-net --team-b greedy --seed 96 --budget 100
+sim expert-net-greedy-chausar2-duel-d --rules chausar --players 2 --games 250 --team-a expertr4_8-net --team-b greedy --seed 97 --budget 100
 # Rollouts played by the linear model and valued by the network (`-net-lin`,
 # 2026-12-03): chosen on seeds 101 and 102.
 for b in r4_8-net r4_8-net-lin; do
@@ -86,7 +89,8 @@ done
 for b in r4_8-net r4_8-net-lin r4_12-net-lin r6_8-net-lin; do
   sim "duel-$b-chausar2-102" --rules chausar --players 2 --games 300 --team-a "expert$b" --team-b greedy --seed 102 --budget 100
 done
-# Confirmed on fresh seeds.
+# Confirmed on fresh seeds; since then the two-player default of `expert-net`
+# (SearchConfig::duel_linear_rollouts), the same bot in two-player games.
 for seed in 103 104 105 106; do
   sim "duel-r4_8-net-lin-chausar2-$seed" --rules chausar --players 2 --games 250 --team-a expertr4_8-net-lin --team-b greedy --seed "$seed" --budget 100
 done

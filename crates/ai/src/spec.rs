@@ -240,6 +240,7 @@ impl BotSpec {
                     rollout_rounds: *rounds,
                     duel_rounds: *rounds,
                     linear_rollouts: *linear_rollouts,
+                    duel_linear_rollouts: *linear_rollouts,
                     ..SearchConfig::default()
                 };
                 Box::new(expert(config, limits).with_model(self.model()))

@@ -100,6 +100,36 @@ fn level_five_plays_as_the_expert_with_the_network() {
 }
 
 #[test]
+fn the_network_expert_rolls_out_with_the_linear_model_in_two_player_games_only() {
+    // Two players: `expert-net` chooses as `expertr4_8-net-lin` (eight rounds,
+    // rollout plays by the linear model), and not always as the same with the
+    // network's plays; four players: as `expertr4_2-net`.
+    let limits = Limits::nodes_for_ms(20);
+    let spec = |name: &str| name.parse::<BotSpec>().unwrap().build(7, limits);
+    for (players, same, other) in [
+        (2, "expertr4_8-net-lin", "expertr4_8-net"),
+        (4, "expertr4_2-net", "expertr4_2-net-lin"),
+    ] {
+        let mut game = Game::new(Rules::preset(Preset::Chausar), players, 5).unwrap();
+        let mut net = BotSpec::ExpertNet.build(7, limits);
+        let (mut same, mut other) = (spec(same), spec(other));
+        let mut differs = false;
+        for _ in 0..40 {
+            let Some(_) = game.position().to_move() else {
+                break;
+            };
+            let pos = *game.position();
+            let throw = game.throw().unwrap();
+            let plays = legal_plays(&pos, throw).unwrap();
+            let i = net.choose(&pos, throw, &plays);
+            assert_eq!(i, same.choose(&pos, throw, &plays), "{players} players");
+            differs |= i != other.choose(&pos, throw, &plays);
+            game.play(&plays[i].steps).unwrap();
+        }
+        assert!(differs, "{players} players: the rollouts' model matters");
+    }
+}
+#[test]
 fn games_between_bots_finish_with_a_winner() {
     let mut bots: [Box<dyn Bot>; 4] = [
         bot_by_name("greedy", 1).unwrap(),

@@ -66,6 +66,7 @@ sim expert-net-greedy-chausar-100-f --rules chausar --games 100 --team-a expert-
 sim expert-net-greedy-chausar-100-g --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 75 --budget 100
 sim expert-net-greedy-chausar-100-h --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 76 --budget 100
 sim expert-net-greedy-chausar-100-i --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 77 --budget 100
+sim expert-net-greedy-chausar-100-j --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 78 --budget 100
 # Two-player games since 2026-12-02: rollouts of eight rounds (DUEL_ROUNDS),
 # chosen on seed 90 with expertrK_R-net, confirmed on fresh seeds 94 to 97.
 # (duel-r4_2-chausar2's JSON in docs/strength/ was run as `expert-net` before

@@ -38,24 +38,28 @@ for p in chaupar chausar classic; do
 done
 sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
 # The expert with the network against the expert with the linear model.
-sim expert-net-expert-linear --rules chaupar --games 400 --team-a expert-net --team-b expert-linear --seed 62 --budget 20
-sim expert-net-expert-linear-b --rules chaupar --games 600 --team-a expert-net --team-b expert-linear --seed 64 --budget 20
-sim expert-net-expert-linear-classic --rules classic --games 200 --team-a expert-net --team-b expert-linear --seed 63 --budget 20
-sim expert-net-expert-linear-classic-b --rules classic --games 400 --team-a expert-net --team-b expert-linear --seed 79 --budget 20
-sim expert-net-expert-linear-classic-c --rules classic --games 400 --team-a expert-net --team-b expert-linear --seed 80 --budget 20
+# (Rows of `chaupar` and `classic` measured before 2026-12-03 were run as
+# `expert-net` or `level5` while its rollouts took the network's plays, the
+# bot named expertr4_2-net here; their JSON's team_a reads expert-net/level5.
+# Since then its rollouts there take the linear model's: RolloutPlays::Tuned.)
+sim expert-net-expert-linear --rules chaupar --games 400 --team-a expertr4_2-net --team-b expert-linear --seed 62 --budget 20
+sim expert-net-expert-linear-b --rules chaupar --games 600 --team-a expertr4_2-net --team-b expert-linear --seed 64 --budget 20
+sim expert-net-expert-linear-classic --rules classic --games 200 --team-a expertr4_2-net --team-b expert-linear --seed 63 --budget 20
+sim expert-net-expert-linear-classic-b --rules classic --games 400 --team-a expertr4_2-net --team-b expert-linear --seed 79 --budget 20
+sim expert-net-expert-linear-classic-c --rules classic --games 400 --team-a expertr4_2-net --team-b expert-linear --seed 80 --budget 20
 # The expert with the network against greedy (the linear model), issue 13's aims.
-sim expert-net-greedy-chaupar --rules chaupar --games 300 --team-a expert-net --team-b greedy --seed 66 --budget 50
-sim expert-net-greedy-chaupar-b --rules chaupar --games 700 --team-a expert-net --team-b greedy --seed 67 --budget 50
-sim expert-net-greedy-classic --rules classic --games 300 --team-a expert-net --team-b greedy --seed 66 --budget 50
+sim expert-net-greedy-chaupar --rules chaupar --games 300 --team-a expertr4_2-net --team-b greedy --seed 66 --budget 50
+sim expert-net-greedy-chaupar-b --rules chaupar --games 700 --team-a expertr4_2-net --team-b greedy --seed 67 --budget 50
+sim expert-net-greedy-classic --rules classic --games 300 --team-a expertr4_2-net --team-b greedy --seed 66 --budget 50
 sim expert-net-greedy-chausar --rules chausar --games 200 --team-a expert-net --team-b greedy --seed 66 --budget 30
 # (The two-player rows here and below were run as `expert-net` while its
 # rollouts were two rounds (expertr4_2-net), then eight rounds chosen by the
 # network (expertr4_8-net); the names say which, the JSON's team_a expert-net.)
 sim expert-net-greedy-chausar2 --rules chausar --players 2 --games 400 --team-a expertr4_2-net --team-b greedy --seed 66 --budget 30
 # The same at the expert's default budget since 2026-12-02 (100 ms of work).
-sim expert-net-greedy-classic-100 --rules classic --games 300 --team-a expert-net --team-b greedy --seed 68 --budget 100
-sim expert-net-greedy-classic-100-b --rules classic --games 350 --team-a expert-net --team-b greedy --seed 69 --budget 100
-sim expert-net-greedy-classic-100-c --rules classic --games 350 --team-a expert-net --team-b greedy --seed 70 --budget 100
+sim expert-net-greedy-classic-100 --rules classic --games 300 --team-a expertr4_2-net --team-b greedy --seed 68 --budget 100
+sim expert-net-greedy-classic-100-b --rules classic --games 350 --team-a expertr4_2-net --team-b greedy --seed 69 --budget 100
+sim expert-net-greedy-classic-100-c --rules classic --games 350 --team-a expertr4_2-net --team-b greedy --seed 70 --budget 100
 sim expert-net-greedy-chausar-100 --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 68 --budget 100
 sim expert-net-greedy-chausar-100-b --rules chausar --games 100 --team-a expert-net --team-b greedy --seed 69 --budget 100
 sim expert-net-greedy-chausar2-100 --rules chausar --players 2 --games 400 --team-a expertr4_2-net --team-b greedy --seed 68 --budget 100
@@ -77,7 +81,7 @@ sim duel-r4_8-chausar2 --rules chausar --players 2 --games 200 --team-a expertr4
 sim duel-r8_4-chausar2 --rules chausar --players 2 --games 200 --team-a expertr8_4-net --team-b greedy --seed 90 --budget 100
 sim duel-r8_8-chausar2 --rules chausar --players 2 --games 200 --team-a expertr8_8-net --team-b greedy --seed 90 --budget 100
 sim duel-r8_4-classic --rules classic --games 200 --team-a expertr8_4-net --team-b greedy --seed 90 --budget 100
-sim duel-r4_2-classic --rules classic --games 200 --team-a expert-net --team-b greedy --seed 90 --budget 100
+sim duel-r4_2-classic --rules classic --games 200 --team-a expertr4_2-net --team-b greedy --seed 90 --budget 100
 sim expert-net-greedy-chausar2-duel --rules chausar --players 2 --games 250 --team-a expertr4_8-net --team-b greedy --seed 94 --budget 100
 sim expert-net-greedy-chausar2-duel-b --rules chausar --players 2 --games 250 --team-a expertr4_8-net --team-b greedy --seed 95 --budget 100
 sim expert-net-greedy-chausar2-duel-c --rules chausar --players 2 --games 250 --team-a expertr4_8-net --team-b greedy --seed 96 --budget 100
@@ -94,6 +98,27 @@ done
 # (SearchConfig::duel_linear_rollouts), the same bot in two-player games.
 for seed in 103 104 105 106; do
   sim "duel-r4_8-net-lin-chausar2-$seed" --rules chausar --players 2 --games 250 --team-a expertr4_8-net-lin --team-b greedy --seed "$seed" --budget 100
+done
+# The same with four players (2026-12-03): tuned on classic seed 90, then
+# fresh seeds; chausar and chaupar (its 50 ms rows' seeds) checked. Since then
+# the default by preset (RolloutPlays::Tuned): `expert-net` is the -lin bot in
+# classic and chaupar, expertr4_2-net in four-player chausar.
+sim rollouts-lin-classic-90 --rules classic --games 200 --team-a expertr4_2-net-lin --team-b greedy --seed 90 --budget 100
+for seed in 107 108 109 110; do
+  sim "expert-net-greedy-classic-lin-$seed" --rules classic --games 250 --team-a expertr4_2-net-lin --team-b greedy --seed "$seed" --budget 100
+done
+for seed in 113 114; do
+  sim "rollouts-lin-chausar-$seed" --rules chausar --games 100 --team-a expertr4_2-net-lin --team-b greedy --seed "$seed" --budget 100
+done
+sim rollouts-lin-chaupar-66 --rules chaupar --games 300 --team-a expertr4_2-net-lin --team-b greedy --seed 66 --budget 50
+sim expert-net-greedy-chaupar-lin-67 --rules chaupar --games 700 --team-a expert-net --team-b greedy --seed 67 --budget 50
+sim expert-net-expert-linear-chaupar-lin-115 --rules chaupar --games 1000 --team-a expert-net --team-b expert-linear --seed 115 --budget 20
+sim expert-net-expert-linear-classic-lin-116 --rules classic --games 1000 --team-a expert-net --team-b expert-linear --seed 116 --budget 20
+sim level5-level4-lin-48 --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 48 --budget 100
+sim level5-level4-lin-49 --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 49 --budget 100
+# Two-player chausar: the network's expert against the linear expert.
+for seed in 111 112; do
+  sim "expert-net-expert-linear-chausar2-$seed" --rules chausar --players 2 --games 500 --team-a expert-net --team-b expert-linear --seed "$seed" --budget 20
 done
 sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
 # Time per expert decision at the default work budget (100 ms since
@@ -112,14 +137,14 @@ sim level2-level1 --rules chaupar --games 1000 --team-a level2 --team-b level1 -
 sim level3-level2 --rules chaupar --games 1000 --team-a level3 --team-b level2 --seed 41
 sim level4-level3 --rules chaupar --games 400 --team-a level4 --team-b level3 --seed 41 --budget 50
 # (The seed-41 and seed-42 JSON in docs/strength are of level 5 before it played
-# with the network; level5-level4-net.json was run as expert-net, which it now is.)
+# with the network; level5-level4-net.json was run as expert-net, as it was then.)
 # Level 5 at its default work budget since 2026-12-02 (100 ms).
-sim level5-level4-100 --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 48 --budget 100
-sim level5-level4-100-b --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 49 --budget 100
+sim level5-level4-100 --rules chaupar --games 500 --team-a expertr4_2-net --team-b level4 --seed 48 --budget 100
+sim level5-level4-100-b --rules chaupar --games 500 --team-a expertr4_2-net --team-b level4 --seed 49 --budget 100
 # Level 5 at the default budget before (200 ms).
-sim level5-level4-net --rules chaupar --games 100 --team-a level5 --team-b level4 --seed 43 --budget 200
-sim level5-level4-net-b --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 44 --budget 200
-sim level5-level4-net-c --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 45 --budget 200
-sim level5-level4-net-d --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 47 --budget 200
+sim level5-level4-net --rules chaupar --games 100 --team-a expertr4_2-net --team-b level4 --seed 43 --budget 200
+sim level5-level4-net-b --rules chaupar --games 300 --team-a expertr4_2-net --team-b level4 --seed 44 --budget 200
+sim level5-level4-net-c --rules chaupar --games 300 --team-a expertr4_2-net --team-b level4 --seed 45 --budget 200
+sim level5-level4-net-d --rules chaupar --games 300 --team-a expertr4_2-net --team-b level4 --seed 47 --budget 200
 sim level5-level4 --rules chaupar --games 300 --team-a level5 --team-b level4 --seed 41 --budget 200
 sim level5-level4-b --rules chaupar --games 700 --team-a level5 --team-b level4 --seed 42 --budget 200

@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::model::Model;
-use crate::search::{self, SearchConfig};
+use crate::search::{self, RolloutPlays, SearchConfig};
 use crate::uct::UctBot;
 use crate::{Bot, ExpertBot, GreedyBot, RandomBot};
 
@@ -105,7 +105,7 @@ pub enum BotSpec {
         /// Whether it evaluates with the preset's network (`-net`).
         net: bool,
         /// Whether its rollouts choose plays with the linear model (`-lin`,
-        /// after `-net`): see [`SearchConfig::linear_rollouts`].
+        /// after `-net`): see [`RolloutPlays`].
         linear_rollouts: bool,
     },
     /// `greedy-linear`: the greedy player with the linear model, whatever
@@ -239,8 +239,11 @@ impl BotSpec {
                     rollouts: *candidates,
                     rollout_rounds: *rounds,
                     duel_rounds: *rounds,
-                    linear_rollouts: *linear_rollouts,
-                    duel_linear_rollouts: *linear_rollouts,
+                    rollout_plays: if *linear_rollouts {
+                        RolloutPlays::Linear
+                    } else {
+                        RolloutPlays::Searched
+                    },
                     ..SearchConfig::default()
                 };
                 Box::new(expert(config, limits).with_model(self.model()))

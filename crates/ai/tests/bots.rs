@@ -100,17 +100,21 @@ fn level_five_plays_as_the_expert_with_the_network() {
 }
 
 #[test]
-fn the_network_expert_rolls_out_with_the_linear_model_in_two_player_games_only() {
-    // Two players: `expert-net` chooses as `expertr4_8-net-lin` (eight rounds,
-    // rollout plays by the linear model), and not always as the same with the
-    // network's plays; four players: as `expertr4_2-net`.
+fn the_network_expert_rolls_out_with_the_linear_model() {
+    // `expert-net` chooses as `expertr4_8-net-lin` in two-player games (eight
+    // rounds, rollout plays by the linear model) and as `expertr4_2-net-lin`
+    // in four-player `classic` and `chaupar` (RolloutPlays::Tuned), as
+    // `expertr4_2-net` (the network's plays) in four-player `chausar`; and
+    // not always as it would with the other model's plays.
     let limits = Limits::nodes_for_ms(20);
     let spec = |name: &str| name.parse::<BotSpec>().unwrap().build(7, limits);
-    for (players, same, other) in [
-        (2, "expertr4_8-net-lin", "expertr4_8-net"),
-        (4, "expertr4_2-net", "expertr4_2-net-lin"),
+    for (preset, players, same, other) in [
+        (Preset::Chausar, 2, "expertr4_8-net-lin", "expertr4_8-net"),
+        (Preset::Classic, 4, "expertr4_2-net-lin", "expertr4_2-net"),
+        (Preset::Chaupar, 4, "expertr4_2-net-lin", "expertr4_2-net"),
+        (Preset::Chausar, 4, "expertr4_2-net", "expertr4_2-net-lin"),
     ] {
-        let mut game = Game::new(Rules::preset(Preset::Chausar), players, 5).unwrap();
+        let mut game = Game::new(Rules::preset(preset), players, 5).unwrap();
         let mut net = BotSpec::ExpertNet.build(7, limits);
         let (mut same, mut other) = (spec(same), spec(other));
         let mut differs = false;
@@ -122,11 +126,11 @@ fn the_network_expert_rolls_out_with_the_linear_model_in_two_player_games_only()
             let throw = game.throw().unwrap();
             let plays = legal_plays(&pos, throw).unwrap();
             let i = net.choose(&pos, throw, &plays);
-            assert_eq!(i, same.choose(&pos, throw, &plays), "{players} players");
+            assert_eq!(i, same.choose(&pos, throw, &plays), "{preset}, {players}");
             differs |= i != other.choose(&pos, throw, &plays);
             game.play(&plays[i].steps).unwrap();
         }
-        assert!(differs, "{players} players: the rollouts' model matters");
+        assert!(differs, "{preset}, {players}: the rollouts' model matters");
     }
 }
 #[test]

@@ -116,6 +116,9 @@ sim expert-net-expert-linear-chaupar-lin-115 --rules chaupar --games 1000 --team
 sim expert-net-expert-linear-classic-lin-116 --rules classic --games 1000 --team-a expert-net --team-b expert-linear --seed 116 --budget 20
 sim level5-level4-lin-48 --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 48 --budget 100
 sim level5-level4-lin-49 --rules chaupar --games 500 --team-a level5 --team-b level4 --seed 49 --budget 100
+for seed in 118 119; do
+  sim "expert-net-expert-linear-chausar-$seed" --rules chausar --games 400 --team-a expert-net --team-b expert-linear --seed "$seed" --budget 20
+done
 # Two-player chausar: the network's expert against the linear expert.
 for seed in 111 112; do
   sim "expert-net-expert-linear-chausar2-$seed" --rules chausar --players 2 --games 500 --team-a expert-net --team-b expert-linear --seed "$seed" --budget 20

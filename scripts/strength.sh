@@ -123,6 +123,9 @@ done
 for seed in 111 112; do
   sim "expert-net-expert-linear-chausar2-$seed" --rules chausar --players 2 --games 500 --team-a expert-net --team-b expert-linear --seed "$seed" --budget 20
 done
+for seed in 120 121; do
+  sim "expert-net-expert-linear-chausar2-100-$seed" --rules chausar --players 2 --games 500 --team-a expert-net --team-b expert-linear --seed "$seed" --budget 100
+done
 sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
 # Time per expert decision at the default work budget (100 ms since
 # 2026-12-02; 200 ms before), one job.

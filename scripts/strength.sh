@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Re-measures the strength tables of docs/ai.md and the README: every run of
 # `chaupar sim` behind them, each writing its JSON to target/strength/.
-# Takes about two and a half hours on 2 cores (the runs at 100 ms of work,
-# added on 2026-12-02, about 70 minutes of it). Usage: scripts/strength.sh [NAME...]
+# Takes about four hours on 2 cores (the runs at 100 ms of work, added on
+# 2026-12-02, about 70 minutes of it; those of 2026-12-03 about 80 more, one
+# job a core). Usage: scripts/strength.sh [NAME...]
 # (NAME filters the runs, e.g. `scripts/strength.sh expert-greedy-chaupar`).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -96,7 +96,7 @@ for b in r4_8-net r4_8-net-lin r4_12-net-lin r6_8-net-lin; do
   sim "duel-$b-chausar2-102" --rules chausar --players 2 --games 300 --team-a "expert$b" --team-b greedy --seed 102 --budget 100
 done
 # Confirmed on fresh seeds; since then the two-player default of `expert-net`
-# (SearchConfig::duel_linear_rollouts), the same bot in two-player games.
+# (SearchConfig::rollout_plays, RolloutPlays::Tuned), the same bot in two-player games.
 for seed in 103 104 105 106; do
   sim "duel-r4_8-net-lin-chausar2-$seed" --rules chausar --players 2 --games 250 --team-a expertr4_8-net-lin --team-b greedy --seed "$seed" --budget 100
 done

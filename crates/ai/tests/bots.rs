@@ -70,29 +70,51 @@ fn searching_bots_and_levels_return_legal_plays() {
     assert_eq!(bot_by_name("Level3", 1).unwrap().name(), "level3");
 }
 
+/// Plays up to `turns` turns of a seeded game of `preset`, every play chosen by
+/// `lead`, asserting that `same` chooses alike each turn; answers whether
+/// `other` ever chose otherwise.
+fn chooses_alike(
+    preset: Preset,
+    players: u8,
+    turns: usize,
+    lead: &mut dyn Bot,
+    same: &mut dyn Bot,
+    other: &mut dyn Bot,
+) -> bool {
+    let mut game = Game::new(Rules::preset(preset), players, 5).unwrap();
+    let mut differs = false;
+    for _ in 0..turns {
+        let Some(_) = game.position().to_move() else {
+            break;
+        };
+        let pos = *game.position();
+        let throw = game.throw().unwrap();
+        let plays = legal_plays(&pos, throw).unwrap();
+        let i = lead.choose(&pos, throw, &plays);
+        assert_eq!(i, same.choose(&pos, throw, &plays), "{preset}, {players}");
+        differs |= i != other.choose(&pos, throw, &plays);
+        game.play(&plays[i].steps).unwrap();
+    }
+    differs
+}
+
 #[test]
 fn level_five_plays_as_the_expert_with_the_network() {
     // The same choices as `expert-net` on the same work, and in `classic`
     // (which has a network) not always those of the linear expert.
     let limits = Limits::nodes_for_ms(20);
     for preset in Preset::ALL {
-        let mut game = Game::new(Rules::preset(preset), 4, 5).unwrap();
         let mut level5 = BotSpec::Level(5).build(7, limits);
         let mut net = BotSpec::ExpertNet.build(7, limits);
         let mut linear = BotSpec::Expert.build(7, limits);
-        let mut differs = false;
-        for _ in 0..30 {
-            let Some(_) = game.position().to_move() else {
-                break;
-            };
-            let pos = *game.position();
-            let throw = game.throw().unwrap();
-            let plays = legal_plays(&pos, throw).unwrap();
-            let i = level5.choose(&pos, throw, &plays);
-            assert_eq!(i, net.choose(&pos, throw, &plays), "{preset}");
-            differs |= i != linear.choose(&pos, throw, &plays);
-            game.play(&plays[i].steps).unwrap();
-        }
+        let differs = chooses_alike(
+            preset,
+            4,
+            30,
+            level5.as_mut(),
+            net.as_mut(),
+            linear.as_mut(),
+        );
         if preset == Preset::Classic {
             assert!(differs, "level 5 uses classic's network");
         }
@@ -114,25 +136,20 @@ fn the_network_expert_rolls_out_with_the_linear_model() {
         (Preset::Chaupar, 4, "expertr4_2-net-lin", "expertr4_2-net"),
         (Preset::Chausar, 4, "expertr4_2-net", "expertr4_2-net-lin"),
     ] {
-        let mut game = Game::new(Rules::preset(preset), players, 5).unwrap();
         let mut net = BotSpec::ExpertNet.build(7, limits);
         let (mut same, mut other) = (spec(same), spec(other));
-        let mut differs = false;
-        for _ in 0..40 {
-            let Some(_) = game.position().to_move() else {
-                break;
-            };
-            let pos = *game.position();
-            let throw = game.throw().unwrap();
-            let plays = legal_plays(&pos, throw).unwrap();
-            let i = net.choose(&pos, throw, &plays);
-            assert_eq!(i, same.choose(&pos, throw, &plays), "{preset}, {players}");
-            differs |= i != other.choose(&pos, throw, &plays);
-            game.play(&plays[i].steps).unwrap();
-        }
+        let differs = chooses_alike(
+            preset,
+            players,
+            40,
+            net.as_mut(),
+            same.as_mut(),
+            other.as_mut(),
+        );
         assert!(differs, "{preset}, {players}: the rollouts' model matters");
     }
 }
+
 #[test]
 fn games_between_bots_finish_with_a_winner() {
     let mut bots: [Box<dyn Bot>; 4] = [

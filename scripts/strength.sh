@@ -28,16 +28,17 @@ for p in chaupar chausar classic; do
   sim "greedy-random-$p" --rules "$p" --games 2000 --team-a greedy --team-b random --seed 1
 done
 sim greedy-random-chausar2 --rules chausar --players 2 --games 2000 --team-a greedy --team-b random --seed 1
-# expert against greedy: 1,000 games per preset.
-sim expert-greedy-chaupar --rules chaupar --games 1000 --team-a expert --team-b greedy --seed 12 --budget 50
-sim expert-greedy-classic --rules classic --games 1000 --team-a expert --team-b greedy --seed 12 --budget 50
-sim expert-greedy-chausar --rules chausar --games 1000 --team-a expert --team-b greedy --seed 12 --budget 30
-sim expert-greedy-chausar2 --rules chausar --players 2 --games 1000 --team-a expert --team-b greedy --seed 12 --budget 30
+# The expert with the linear model (`expert` until 2026-12-03, `expert-linear`
+# since; the JSON of these runs reads team_a "expert") against greedy: 1,000 games per preset.
+sim expert-greedy-chaupar --rules chaupar --games 1000 --team-a expert-linear --team-b greedy --seed 12 --budget 50
+sim expert-greedy-classic --rules classic --games 1000 --team-a expert-linear --team-b greedy --seed 12 --budget 50
+sim expert-greedy-chausar --rules chausar --games 1000 --team-a expert-linear --team-b greedy --seed 12 --budget 30
+sim expert-greedy-chausar2 --rules chausar --players 2 --games 1000 --team-a expert-linear --team-b greedy --seed 12 --budget 30
 # expert against UCT at the same budget: 200 games per preset.
 for p in chaupar chausar classic; do
-  sim "expert-uct-$p" --rules "$p" --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
+  sim "expert-uct-$p" --rules "$p" --games 200 --team-a expert-linear --team-b uct --seed 21 --budget 30 --max-turns 600
 done
-sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert --team-b uct --seed 21 --budget 30 --max-turns 600
+sim expert-uct-chausar2 --rules chausar --players 2 --games 200 --team-a expert-linear --team-b uct --seed 21 --budget 30 --max-turns 600
 # The expert with the network against the expert with the linear model.
 # (Rows of `chaupar` and `classic` measured before 2026-12-03 were run as
 # `expert-net` or `level5` while its rollouts took the network's plays, the
@@ -130,10 +131,10 @@ done
 sim expert-net-expert-linear-chausar --rules chausar --games 200 --team-a expert-net --team-b expert-linear --seed 65 --budget 20
 # Time per expert decision at the default work budget (100 ms since
 # 2026-12-02; 200 ms before), one job.
-sim time-chaupar --rules chaupar --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
-sim time-classic --rules classic --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
-sim time-chausar --rules chausar --games 2 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
-sim time-chausar2 --rules chausar --players 2 --games 4 --team-a expert --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-chaupar --rules chaupar --games 4 --team-a expert-linear --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-classic --rules classic --games 4 --team-a expert-linear --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-chausar --rules chausar --games 2 --team-a expert-linear --team-b greedy --seed 31 --jobs 1 --budget 100
+sim time-chausar2 --rules chausar --players 2 --games 4 --team-a expert-linear --team-b greedy --seed 31 --jobs 1 --budget 100
 sim time-net-chaupar --rules chaupar --games 4 --team-a expert-net --team-b greedy --seed 31 --jobs 1 --budget 100
 sim time-net-classic --rules classic --games 4 --team-a expert-net --team-b greedy --seed 31 --jobs 1 --budget 100
 sim time-net-chausar --rules chausar --games 2 --team-a expert-net --team-b greedy --seed 31 --jobs 1 --budget 100

@@ -129,9 +129,11 @@ pub struct ExpertBot {
 }
 
 impl ExpertBot {
-    /// The full-strength expert with the default budget.
+    /// The full-strength expert with the default budget: the `expert` bot,
+    /// evaluating with the preset's network.
     pub fn new(seed: u64) -> ExpertBot {
         ExpertBot::with_config(seed, SearchConfig::default(), 0.0, "expert")
+            .with_model(Model::Net(None))
     }
 
     /// An expert with these settings and evaluation noise.

@@ -94,12 +94,15 @@ impl PuzzleConfig {
     }
 }
 
-/// The expert bots of one game, one a colour.
+/// The expert bots of one game, one a colour: the expert with the linear
+/// model, which only plays the games puzzles are found in (a puzzle's answer
+/// is found by its own search), so that a seed gives the puzzle set it gave
+/// before `expert` played with the network.
 fn experts(seed: u64) -> Result<[Box<dyn Bot>; 4], String> {
     let bots: Vec<Box<dyn Bot>> = Colour::ALL
         .iter()
         .map(|c| {
-            BotSpec::Expert.build(
+            BotSpec::ExpertLinear.build(
                 derive_seed(seed, 100 + c.index() as u64),
                 Limits {
                     time: Duration::from_secs(3600),

@@ -78,15 +78,20 @@ pub const LEVEL4_NODES: usize = 10 * search::NODES_PER_MS;
 pub enum BotSpec {
     /// `random`: uniform among the distinct plays.
     Random,
-    /// `greedy`: the best play by static evaluation.
+    /// `greedy`: the best play by static evaluation with the linear model (the
+    /// baseline every "against greedy" table is measured against; `greedy-net`
+    /// evaluates with the network).
     Greedy,
     /// `uct`: plain Monte-Carlo tree search.
     Uct,
-    /// `expert`: one throw deep, then truncated rollouts of the best four.
+    /// `expert`: one throw deep, then truncated rollouts of the best four,
+    /// evaluating with the preset's network (the linear model in games no
+    /// network was trained on); the same bot as `expert-net`.
     Expert,
     /// `level1`..`level5` (1 to 5): 1 and 2 greedy with noise 0.08 and 0.03
-    /// on every evaluation, 3 greedy, 4 the expert on at most
-    /// [`LEVEL4_NODES`] of work, 5 the expert with the preset's network.
+    /// on every evaluation, 3 greedy, 4 the expert with the linear model
+    /// (`expert-linear`) on at most [`LEVEL4_NODES`] of work, 5 the expert
+    /// (with the preset's network).
     Level(u8),
     /// `expert1`: the expert's search one throw deep only.
     ExpertOneThrow,
@@ -111,12 +116,13 @@ pub enum BotSpec {
     /// `greedy-linear`: the greedy player with the linear model, whatever
     /// `greedy` evaluates with.
     GreedyLinear,
-    /// `expert-linear`: the expert searching with the linear model, whatever
-    /// `expert` evaluates with.
+    /// `expert-linear`: the expert searching with the linear model (the
+    /// expert before the network; level 4 on a smaller budget).
     ExpertLinear,
     /// `greedy-net`: the greedy player with the preset's trained network.
     GreedyNet,
-    /// `expert-net`: the expert searching with the preset's trained network.
+    /// `expert-net`: the expert searching with the preset's trained network,
+    /// as `expert` does (the name the strength tables were measured under).
     ExpertNet,
     /// `greedy@FILE`: the greedy player with the weights (or network) read from FILE.
     GreedyWith(WeightsFile),
@@ -201,8 +207,8 @@ impl BotSpec {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Greedy => Box::new(GreedyBot::new(seed)),
             BotSpec::Uct => Box::new(UctBot::with_limits(seed, limits)),
-            BotSpec::Expert => Box::new(expert(SearchConfig::default(), limits)),
-            BotSpec::Level(5) => {
+            // The expert, and level 5 on whatever budget it is given.
+            BotSpec::Expert | BotSpec::Level(5) => {
                 Box::new(expert(SearchConfig::default(), limits).with_model(self.model()))
             }
             BotSpec::Level(4) => {
@@ -262,10 +268,12 @@ impl BotSpec {
     /// The evaluation the bot plays with, for the bots named by it.
     fn model(&self) -> Model {
         match self {
-            // The strongest level plays with the preset's network too (the
-            // linear model in games no network was trained on): in the same time it beats the
-            // expert with the linear model (docs/ai.md, "Levels").
+            // The expert and the strongest level play with the preset's
+            // network (the linear model in games no network was trained on):
+            // in the same time it beats the expert with the linear model
+            // (docs/ai.md, "Expert against greedy", "Levels").
             BotSpec::GreedyNet
+            | BotSpec::Expert
             | BotSpec::ExpertNet
             | BotSpec::Level(5)
             | BotSpec::ExpertRollouts { net: true, .. } => Model::Net(None),

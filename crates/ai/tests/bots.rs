@@ -99,24 +99,21 @@ fn chooses_alike(
 }
 
 #[test]
-fn level_five_plays_as_the_expert_with_the_network() {
-    // The same choices as `expert-net` on the same work, and in `classic`
-    // (which has a network) not always those of the linear expert.
+fn the_expert_and_level_five_play_with_the_network() {
+    // `expert` and level 5 make the same choices as `expert-net` on the same
+    // work, and in `classic` (which has a network) not always those of
+    // `expert-linear`.
     let limits = Limits::nodes_for_ms(20);
     for preset in Preset::ALL {
-        let mut level5 = BotSpec::Level(5).build(7, limits);
-        let mut net = BotSpec::ExpertNet.build(7, limits);
-        let mut linear = BotSpec::Expert.build(7, limits);
-        let differs = chooses_alike(
-            preset,
-            4,
-            30,
-            level5.as_mut(),
-            net.as_mut(),
-            linear.as_mut(),
-        );
-        if preset == Preset::Classic {
-            assert!(differs, "level 5 uses classic's network");
+        for lead in [BotSpec::Expert, BotSpec::Level(5)] {
+            let mut lead = lead.build(7, limits);
+            let mut net = BotSpec::ExpertNet.build(7, limits);
+            let mut linear = BotSpec::ExpertLinear.build(7, limits);
+            let differs =
+                chooses_alike(preset, 4, 30, lead.as_mut(), net.as_mut(), linear.as_mut());
+            if preset == Preset::Classic {
+                assert!(differs, "{}: classic's network", lead.name());
+            }
         }
     }
 }

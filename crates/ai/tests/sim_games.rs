@@ -45,7 +45,7 @@ fn played() -> serde_json::Value {
         run(Preset::Chaupar, 4, 4, "greedy-net", "greedy", 9),
         SimConfig {
             max_turns: 30,
-            ..run(Preset::Chaupar, 4, 2, "expert", "greedy", 3)
+            ..run(Preset::Chaupar, 4, 2, "expert-linear", "greedy", 3)
         },
         SimConfig {
             max_turns: 30,
@@ -53,6 +53,11 @@ fn played() -> serde_json::Value {
         },
         run(Preset::Chausar, 4, 2, "greedy-net", "greedy", 9),
         run(Preset::Chausar, 2, 4, "greedy-net", "greedy", 9),
+        // `expert` with the network (since 2026-12-03).
+        SimConfig {
+            max_turns: 30,
+            ..run(Preset::Classic, 4, 2, "expert", "greedy", 3)
+        },
     ];
     let mut out = Vec::new();
     for cfg in &runs {

@@ -120,7 +120,9 @@ pub struct Generator {
     pub(super) found: KeySet,
     /// Listing by plans: what it keeps.
     pub(super) plans: Plans,
-    /// The end key of the listing's start (split totals).
+    /// The end key of the listing's start with the mover's pieces cleared
+    /// from its first word (split totals: a play that moves only the mover's
+    /// pieces is keyed by putting them back).
     pub(super) start_key: (u128, u128, u64),
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,

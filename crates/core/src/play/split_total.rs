@@ -91,7 +91,8 @@ impl Generator {
         let a = node.actor;
         let pos = &node.pos;
         let obs = obstacles(pos, a);
-        self.start_key = end_key(node);
+        let (word, blocks, tail) = end_key(node);
+        self.start_key = (word & !(0xffff_ffffu128 << (32 * a.index())), blocks, tail);
         // The units: distinct unmoved stacks, each piece in the Charkoni on its own.
         let mut units: [Unit; 4] = [Unit {
             from: 0,
@@ -274,9 +275,15 @@ impl Generator {
                 *first = j as u8;
             }
         }
+        // Per unit, whether it is a Charkoni piece after another (alike, so
+        // it takes at most the part the one before took).
+        let mut alike = [false; 4];
+        for i in 1..m {
+            alike[i] = units[i].from == START && units[i - 1].from == START;
+        }
         // The largest part unit `i` may take with `left` points left.
         let cap = |i: usize, left: u8, parts: &[u8; 4]| {
-            if i > 0 && units[i].from == START && units[i - 1].from == START {
+            if alike[i] {
                 parts[i - 1].min(left)
             } else {
                 left
@@ -480,10 +487,8 @@ impl Generator {
         if self.best != Some(usage) && !self.admit(usage) {
             return;
         }
-        let (word, blocks, tail) = self.start_key;
-        let shift = 32 * ai;
-        let word =
-            (word & !(0xffff_ffffu128 << shift)) | (u32::from_le_bytes(pieces) as u128) << shift;
+        let (base, blocks, tail) = self.start_key;
+        let word = base | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
         if !self.found.insert((word, blocks, tail)) {
             return;
         }
@@ -537,9 +542,8 @@ impl Generator {
             // Only the mover's pieces change: the play's key is the start's
             // with them (no blocks with automatic super-pieces).
             let usage = (node.used_dice, node.used_pips + sum, 0);
-            let (word, blocks, tail) = self.start_key;
-            let lane = 0xffff_ffffu128 << (32 * ai);
-            let word = (word & !lane) | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
+            let (base, blocks, tail) = self.start_key;
+            let word = base | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
             if self.admit(usage) && self.found.insert((word, blocks, tail)) {
                 let mut pos = node.pos;
                 pos.pieces[ai] = pieces;

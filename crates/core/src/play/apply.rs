@@ -113,15 +113,15 @@ pub(super) fn capture_among(n: &mut Node, a: Colour, to: u8, others: u128) {
             continue;
         }
         let ei = e.index();
-        let mut hit = false;
-        for piece in pos.pieces[ei].iter_mut() {
-            let p = *piece & !MOVED;
-            if p != START && p != HOME && board::sq(ei, p) == s {
-                *piece = START;
-                hit = true;
-            }
-        }
-        if hit {
+        // The progress values of that colour on the square (0 for none: the
+        // Charkoni is on no square), and its pieces there, as bytes of a word.
+        let [x, y] = board::progress_on_raw(ei, s);
+        let word = u32::from_le_bytes(pos.pieces[ei]);
+        let here = bytes_equal(word & !MOVED_BYTES, x) | bytes_equal(word & !MOVED_BYTES, y);
+        if here != 0 {
+            // Those pieces go back to the Charkoni (START is 0).
+            debug_assert_eq!(START, 0);
+            pos.pieces[ei] = (word & !((here >> 7) * 0xff)).to_le_bytes();
             captured = true;
             sort4(&mut pos.pieces[ei]);
         }
@@ -130,6 +130,20 @@ pub(super) fn capture_among(n: &mut Node, a: Colour, to: u8, others: u128) {
         pos.captured = pos.captured.with(a);
         n.captured_any = true;
     }
+}
+
+/// The MOVED mark of each piece of a colour's word.
+const MOVED_BYTES: u32 = u32::from_le_bytes([MOVED; 4]);
+
+/// The top bit of each byte of `word` equal to `value` (none for 0, no
+/// square's progress), exactly per byte.
+#[inline]
+fn bytes_equal(word: u32, value: u8) -> u32 {
+    if value == 0 {
+        return 0;
+    }
+    let z = word ^ (value as u32 * 0x0101_0101);
+    !(((z & 0x7f7f_7f7f) + 0x7f7f_7f7f) | z | 0x7f7f_7f7f)
 }
 
 fn remove_block(pos: &mut Position, ci: usize, p: u8) {

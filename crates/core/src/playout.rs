@@ -22,7 +22,7 @@ use crate::board::{self, HOME};
 use crate::dice::Throw;
 use crate::play::{
     destination, distance_count, finish, for_each_step_fast, for_each_unit, mark_dead,
-    needs_declaration, nth_distance, step_among, Node, ObstacleCache, Obstacles, Unit, MOVED,
+    needs_declaration, nth_distance, obstacles, step_among, Node, Obstacles, Unit, MOVED,
 };
 use crate::position::Position;
 use crate::rules::Stacking;
@@ -45,21 +45,14 @@ pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
 pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Position {
-    random_turn_with(
-        pos,
-        throw,
-        rng,
-        &mut ObstacleCache::default(),
-        &mut [None; 96],
-    )
+    random_turn_with(pos, throw, rng, &mut [None; 96])
 }
 
-/// [`random_turn`] reusing the obstacles found for the last node searched.
+/// [`random_turn`] with a buffer for the steps of a node drawn from in full.
 fn random_turn_with(
     pos: &Position,
     throw: Throw,
     rng: &mut impl RngCore,
-    cache: &mut ObstacleCache,
     scratch: &mut [Option<Step>; 96],
 ) -> Position {
     let Ok(mut node) = Node::start(pos, throw) else {
@@ -67,8 +60,10 @@ fn random_turn_with(
     };
     let mut moved = false;
     // The obstacles stay while steps capture nothing and make or break no
-    // block; the cache is asked again after any other step.
-    let mut obs = *cache.get(&node);
+    // block; they are found again after any other step. (Not from a cache:
+    // a new turn, a pass and such a step almost always change what they
+    // depend on, so comparing would only add the cost of a key.)
+    let mut obs = obstacles(&node.pos, node.actor);
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
@@ -93,7 +88,7 @@ fn random_turn_with(
                     match node.pass() {
                         Some(p) => {
                             node = p;
-                            obs = *cache.get(&node);
+                            obs = obstacles(&node.pos, node.actor);
                             continue;
                         }
                         None => break,
@@ -113,7 +108,7 @@ fn random_turn_with(
         step_among(&mut node, &step, obs.others);
         moved = true;
         if !quiet || blocks {
-            obs = *cache.get(&node);
+            obs = obstacles(&node.pos, node.actor);
         }
     }
     let mut after = finish(&node);
@@ -127,11 +122,10 @@ fn random_turn_with(
 pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
     let mut pos = *start;
     let mut turns = 0;
-    let mut cache = ObstacleCache::default();
     let mut scratch = [None; 96];
     while pos.to_move().is_some() && turns < max_turns {
         let t = throw(&pos, rng);
-        pos = random_turn_with(&pos, t, rng, &mut cache, &mut scratch);
+        pos = random_turn_with(&pos, t, rng, &mut scratch);
         turns += 1;
     }
     Playout {

@@ -61,7 +61,7 @@ mod turn;
 pub(crate) use apply::{capture_marks, finish, mark_dead, step_among};
 pub use generator::{legal_plays, Generator};
 pub(crate) use node::{Node, FRESH, MOVED};
-pub(crate) use obstacles::{ObstacleCache, Obstacles};
+pub(crate) use obstacles::{obstacles, Obstacles};
 pub(crate) use steps::{
     destination, distance_count, for_each_step_fast, for_each_unit, is_dead, needs_declaration,
     nth_distance, Unit,

@@ -108,11 +108,6 @@ pub(crate) struct ObstacleCache {
 }
 
 impl ObstacleCache {
-    /// The obstacles in the way of the node's actor.
-    pub(crate) fn get(&mut self, node: &Node) -> &Obstacles {
-        self.table(node).1
-    }
-
     /// The obstacles in the way of the node's actor, with the table's generation
     /// (the `generation` field says what it guarantees).
     pub(crate) fn table(&mut self, node: &Node) -> (u32, &Obstacles) {

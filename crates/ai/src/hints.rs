@@ -4,7 +4,8 @@
 
 use chaupar_core::{Play, Position, Throw, Turn};
 
-use crate::eval::{win_chance, Side, Weights};
+use crate::eval::{win_chance, Side};
+use crate::model::Model;
 use crate::race::{race_win_chance, ExactRaces};
 use crate::search::{SearchConfig, Searcher};
 
@@ -54,7 +55,9 @@ pub fn rank_plays(pos: &Position, plays: Vec<Play>, config: &SearchConfig) -> Ve
     if plays.is_empty() {
         return Vec::new();
     }
-    let weights = ExactRaces(Weights::embedded(pos.rules().preset));
+    // The expert's evaluation: the preset's network (the linear model in
+    // games no network was trained on), so that a hint agrees with `expert`.
+    let weights = ExactRaces(Model::Net(None).resolve(pos));
     let mut s = Searcher::new(SearchConfig {
         prune: false,
         ..config.clone()

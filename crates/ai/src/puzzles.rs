@@ -96,8 +96,8 @@ impl PuzzleConfig {
 
 /// The expert bots of one game, one a colour: the expert with the linear
 /// model, which only plays the games puzzles are found in (a puzzle's answer
-/// is found by its own search), so that a seed gives the puzzle set it gave
-/// before `expert` played with the network.
+/// is judged by [`crate::rank_plays`], with the network), in half the time of
+/// the network's expert.
 fn experts(seed: u64) -> Result<[Box<dyn Bot>; 4], String> {
     let bots: Vec<Box<dyn Bot>> = Colour::ALL
         .iter()

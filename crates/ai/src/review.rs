@@ -14,8 +14,9 @@ use chaupar_core::dice::distinct_throws;
 use chaupar_core::{notation, Colour, Game, Generator, Position, Throw};
 use serde::Serialize;
 
-use crate::eval::{sides, Side, Weights};
+use crate::eval::{sides, Side};
 use crate::evaluator::Evaluator;
+use crate::model::Model;
 use crate::search::SearchConfig;
 
 /// Loss from which a play is doubtful.
@@ -99,7 +100,13 @@ pub struct Review {
 }
 
 /// The mover's best static value over every play of each throw.
-fn best_static(gen: &mut Generator, pos: &Position, throw: Throw, side: Side, w: &Weights) -> f64 {
+fn best_static<E: Evaluator>(
+    gen: &mut Generator,
+    pos: &Position,
+    throw: Throw,
+    side: Side,
+    w: &E,
+) -> f64 {
     match gen.generate(pos, throw) {
         Ok(n) => w
             .best_position(side, (0..n).map(|i| gen.position(i)))
@@ -118,7 +125,9 @@ pub fn review(game: &Game, config: &SearchConfig) -> Review {
 /// stops the review of a client that has gone): the turns reviewed so far.
 pub fn review_until(game: &Game, config: &SearchConfig, stop: &dyn Fn() -> bool) -> Review {
     let start = *game.start();
-    let weights = Weights::embedded(start.rules().preset);
+    // Luck is measured with the evaluation the plays are ranked by.
+    let model = Model::Net(None);
+    let weights = &model.resolve(&start);
     let mut gen = Generator::new();
     let mut pos = start;
     let mut turns = Vec::new();

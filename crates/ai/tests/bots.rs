@@ -227,6 +227,34 @@ fn hints_are_sorted_and_the_best_loses_nothing() {
 }
 
 #[test]
+fn hints_rank_with_the_experts_network() {
+    // Statically (no candidate searched) a hint's best play is the one greedy
+    // with the network picks, and in `classic` (which has a network) not
+    // always the one greedy with the linear model picks.
+    let cfg = SearchConfig {
+        candidates: 0,
+        margin: 0.0,
+        ..SearchConfig::default()
+    };
+    let mut game = Game::new(Rules::preset(Preset::Classic), 4, 12).unwrap();
+    let mut net = bot_by_name("greedy-net", 1).unwrap();
+    let mut linear = bot_by_name("greedy-linear", 1).unwrap();
+    let mut differs = false;
+    for _ in 0..40 {
+        let pos = *game.position();
+        let throw = game.throw().unwrap();
+        let plays = legal_plays(&pos, throw).unwrap();
+        let best = hint_with(&pos, throw, &cfg)[0].index;
+        if plays.len() > 1 {
+            assert_eq!(best, net.choose(&pos, throw, &plays));
+            differs |= best != linear.choose(&pos, throw, &plays);
+        }
+        game.play(&plays[best].steps).unwrap();
+    }
+    assert!(differs, "classic's hints use its network");
+}
+
+#[test]
 fn review_of_a_short_recorded_game() {
     let rules = Rules::preset(Preset::Classic);
     let mut game = Game::new(rules, 4, 8).unwrap();

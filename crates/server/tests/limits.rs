@@ -570,6 +570,9 @@ async fn engine_work_waits_its_turn_and_stops_when_the_client_goes() {
     let mut limits = Limits::relaxed();
     limits.engine_jobs = 1;
     limits.engine_wait = Duration::from_millis(300);
+    // A whole review takes seconds in a release build and a minute or more in
+    // a debug one: the request timeout is not what this test is about.
+    limits.request_timeout = Duration::from_secs(600);
     let s = start_with(&temp_db("engine"), limits).await;
     let cpu = json!({"kind": "computer", "level": 1});
     let g = post(

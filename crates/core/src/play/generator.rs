@@ -75,6 +75,8 @@ fn commute(a: u64, b: u64) -> bool {
 /// and what its end position is made from (see [`finish_parts`]).
 #[derive(Clone, Copy)]
 pub(super) struct Listed {
+    /// Where the steps start in the list, or with [`SHORT`] in `len`, the
+    /// index of the play's steps in the short plays' list.
     start: u32,
     len: u32,
     actor: Colour,
@@ -82,6 +84,10 @@ pub(super) struct Listed {
     /// The node's position, with the turn's marks.
     pos: Position,
 }
+
+/// The flag in a [`Listed`] play's `len` saying that its steps are a short
+/// play's (see [`Generator::record_short`]).
+const SHORT: u32 = 1 << 31;
 
 /// What the quiet steps of a node leave as it is, for the plays they end: the
 /// blocks and the tail of the plays' end keys (see [`end_key`]), and how many
@@ -127,6 +133,8 @@ pub struct Generator {
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
+    /// The steps of the plays recorded by [`Generator::record_short`].
+    shorts: Vec<[Step; 4]>,
     /// Per play: its steps in `steps` and the node it ends at.
     pub(super) plays: Vec<Listed>,
     /// Per play: the position after it (the turn ended, a dead game marked), made
@@ -184,6 +192,7 @@ impl Generator {
             self.memo = StepMemo::default();
         }
         self.steps.clear();
+        self.shorts.clear();
         self.plays.clear();
         self.best = None;
         self.start_overdue = overdue(pos);
@@ -323,6 +332,7 @@ impl Generator {
                 self.best = Some(usage);
                 self.found.clear();
                 self.steps.clear();
+                self.shorts.clear();
                 self.plays.clear();
                 true
             }
@@ -345,24 +355,42 @@ impl Generator {
         });
     }
 
-    /// Keeps a play found without the search: its steps, and the position it
-    /// ends at (before the end of the turn).
+    /// [`Generator::record`] for a play found without a search path, whose
+    /// `len` steps (at most four) are the first of `steps`: they are kept in a
+    /// list of fixed-size entries, a plain copy instead of a growing list's
+    /// (whose copy of a few steps is a call to `memcpy`).
+    #[inline]
+    pub(super) fn record_short(
+        &mut self,
+        pos: Position,
+        node: &Node,
+        steps: [Step; 4],
+        len: usize,
+    ) {
+        debug_assert!(self.path.is_empty());
+        self.push_play(steps, len, pos, node.actor, node.captured_any);
+    }
+
+    /// Keeps a play found without the search: its first `len` steps of
+    /// `steps` (kept with the short plays'), and the position it ends at
+    /// (before the end of the turn).
     pub(super) fn push_play(
         &mut self,
-        steps: &[Step],
+        steps: [Step; 4],
+        len: usize,
         pos: Position,
         actor: Colour,
         captured_any: bool,
     ) {
-        let start = self.steps.len();
-        self.steps.extend_from_slice(steps);
+        debug_assert!(len <= 4);
         self.plays.push(Listed {
-            start: start as u32,
-            len: steps.len() as u32,
+            start: self.shorts.len() as u32,
+            len: len as u32 | SHORT,
             actor,
             captured_any,
             pos,
         });
+        self.shorts.push(steps);
     }
 
     /// What a node's quiet steps (see `dice`) leave as it is, for the plays
@@ -415,6 +443,9 @@ impl Generator {
     /// The steps of play `i`.
     pub fn steps(&self, i: usize) -> &[Step] {
         let p = &self.plays[i];
+        if p.len & SHORT != 0 {
+            return &self.shorts[p.start as usize][..(p.len & !SHORT) as usize];
+        }
         &self.steps[p.start as usize..(p.start + p.len) as usize]
     }
 

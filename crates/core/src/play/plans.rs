@@ -587,7 +587,9 @@ impl Generator {
             pos.pieces = pieces_of(f.key.0);
             pos.captured = crate::Colours(f.key.2 as u8);
             let captured_any = f.key.2 & 1 << 8 != 0;
-            self.push_play(&f.steps[..f.len as usize], pos, a, captured_any);
+            let [x, y, z] = f.steps;
+            // The fourth is never read (a plan has three steps at most).
+            self.push_play([x, y, z, z], f.len as usize, pos, a, captured_any);
         }
         self.plans.found = found;
         self.plans.order = order;

@@ -502,7 +502,7 @@ impl Generator {
         }
         let mut pos = node.pos;
         pos.pieces[ai] = pieces;
-        self.record(pos, node, &steps[..k]);
+        self.record_short(pos, node, steps, k);
     }
 
     /// Applies steps that do not interact (see [`Generator::try_assignment`]) in one go.
@@ -547,7 +547,7 @@ impl Generator {
             if self.admit(usage) && self.found.insert((word, blocks, tail)) {
                 let mut pos = node.pos;
                 pos.pieces[ai] = pieces;
-                self.record(pos, node, &steps[..moving.len()]);
+                self.record_short(pos, node, steps, moving.len());
             }
             return;
         }

@@ -309,16 +309,30 @@ impl Generator {
     /// [`Generator::leaf`] for a play whose last steps, `last`, are not on the
     /// path (they are copied only if the play is new).
     pub(super) fn leaf_after(&mut self, node: &Node, last: &[Step]) {
+        if self.new_leaf(node) {
+            self.record(node.pos, node, last);
+        }
+    }
+
+    /// Whether the play ending at `node` is kept: it uses the throw as well as
+    /// the best, and no play found before ends where it does.
+    #[inline(always)]
+    fn new_leaf(&mut self, node: &Node) -> bool {
         let mover = self.mover.unwrap_or(node.actor);
         let usage = (
             node.used_dice,
             node.used_pips,
             broken(&self.start_overdue, node, mover),
         );
-        if !self.admit(usage) || !self.found.insert(end_key(node)) {
-            return;
+        self.admit(usage) && self.found.insert(end_key(node))
+    }
+
+    /// [`Generator::leaf_after`] for a play found without a search path, its
+    /// `len` steps the first of `steps` (see [`Generator::record_short`]).
+    pub(super) fn leaf_short(&mut self, node: &Node, steps: [Step; 4], len: usize) {
+        if self.new_leaf(node) {
+            self.record_short(node.pos, node, steps, len);
         }
-        self.record(node.pos, node, last);
     }
 
     /// Whether a play using the throw as `usage` says is kept: as well as the

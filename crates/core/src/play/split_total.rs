@@ -561,7 +561,7 @@ impl Generator {
         }
         n.pips -= sum;
         n.used_pips += sum;
-        self.leaf_after(&n, &steps[..moving.len()]);
+        self.leaf_short(&n, steps, moving.len());
     }
 
     fn try_order(&mut self, node: &Node, units: &[Unit], parts: &[u8; 4], order: &[usize]) {

@@ -28,7 +28,7 @@ use crate::step::{Declare, Step};
 use crate::Colour;
 
 use super::apply::apply_among;
-use super::generator::{Ends, Generator};
+use super::generator::{Ends, Generator, NO_STEP};
 use super::node::Node;
 use super::obstacles::Obstacles;
 use super::steps::{destination, Unit};
@@ -80,6 +80,52 @@ fn step_of(w: Word) -> Step {
             BLOCK => Some(Declare::Block),
             _ => None,
         },
+    }
+}
+
+/// The steps from the start of the turn to the node searched: at most
+/// three, as each takes a die (a pass to the partner takes none).
+#[derive(Clone, Copy)]
+pub(super) struct DicePath {
+    steps: [Step; 4],
+    len: usize,
+}
+
+impl Default for DicePath {
+    fn default() -> Self {
+        DicePath {
+            steps: [NO_STEP; 4],
+            len: 0,
+        }
+    }
+}
+
+impl DicePath {
+    /// Goes one step further.
+    #[inline]
+    fn push(&mut self, step: Step) {
+        let n = self.len.min(3);
+        self.steps[n] = step;
+        self.len = n + 1;
+    }
+
+    /// Comes back one step.
+    #[inline]
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    /// The path's steps and how many, with `last` after them if there is one.
+    #[inline]
+    pub(super) fn with(&self, last: Option<Step>) -> ([Step; 4], usize) {
+        let mut steps = self.steps;
+        let mut n = self.len;
+        if let Some(s) = last {
+            n = n.min(3);
+            steps[n] = s;
+            n += 1;
+        }
+        (steps, n)
     }
 }
 
@@ -402,7 +448,7 @@ impl Generator {
     ) {
         if mask == 0 {
             // Nothing left to use or to pass: the play ends here.
-            self.leaf(node);
+            self.dice_leaf(node, None);
             return;
         }
         let (generation, obs) = match table {
@@ -428,7 +474,7 @@ impl Generator {
         if count == 0 {
             match node.pass() {
                 Some(passed) => self.search_dice_with(&passed, mask, 0..0, None),
-                None => self.leaf(node),
+                None => self.dice_leaf(node, None),
             }
             return;
         }
@@ -471,7 +517,7 @@ impl Generator {
             if left == 0 {
                 // A play that used everything: `leaf` recognises it if another
                 // order reached it first, so it need not be remembered here.
-                self.leaf_after(&child, &[step_of(w)]);
+                self.dice_leaf(&child, Some(step_of(w)));
             } else if self.seen.insert(child.key()) {
                 self.descend(first..first + j, w, earlier.clone(), &child, left, None);
             }
@@ -505,9 +551,9 @@ impl Generator {
             }
         }
         let end = self.earlier.len();
-        self.path.push(step_of(w));
+        self.dice_path.push(step_of(w));
         self.search_dice_with(child, left, start..end, table);
-        self.path.pop();
+        self.dice_path.pop();
         self.earlier.truncate(start);
     }
 }

@@ -15,7 +15,7 @@ use crate::Colour;
 
 use super::alive::Alive;
 use super::apply::{apply_among, end_key, finish_parts, mark_dead};
-use super::dice::DiceSearch;
+use super::dice::{DicePath, DiceSearch};
 use super::keys::KeySet;
 use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
@@ -85,6 +85,17 @@ pub(super) struct Listed {
     pos: Position,
 }
 
+/// A filler for the unused steps of a short play.
+pub(super) const NO_STEP: Step = Step {
+    colour: Colour::Yellow,
+    from: 0,
+    to: 0,
+    pieces: 0,
+    by: 0,
+    dice: 0,
+    declare: None,
+};
+
 /// The flag in a [`Listed`] play's `len` saying that its steps are a short
 /// play's (see [`Generator::record_short`]).
 const SHORT: u32 = 1 << 31;
@@ -108,6 +119,8 @@ pub struct Generator {
     pub(super) obstacles: ObstacleCache,
     /// The fast search of `throw=dice` plays: what it keeps.
     pub(super) dice: DiceSearch,
+    /// The steps from the start of the turn to the node that search is at.
+    pub(super) dice_path: DicePath,
     /// The steps of the nodes on that search's path, each node's after its
     /// parent's.
     pub(super) dice_words: Vec<u64>,
@@ -202,6 +215,7 @@ impl Generator {
         } else if fast && self.list_plans(&node) {
         } else if fast && !node.total_mode() {
             self.dice.start(node.dice, wrapped);
+            self.dice_path = DicePath::default();
             let mask = self.dice.mask_of(node.dice);
             self.search_dice(&node, mask, 0..0);
         } else {
@@ -441,7 +455,17 @@ impl Generator {
         }
         let mut pos = node.pos;
         pos.pieces[ai] = pieces;
-        self.record(pos, node, &[step]);
+        let (steps, len) = self.dice_path.with(Some(step));
+        self.push_play(steps, len, pos, node.actor, node.captured_any);
+    }
+
+    /// [`Generator::leaf_after`] in the `throw=dice` search, whose path is
+    /// `dice_path`, with one more step `last` if there is one.
+    pub(super) fn dice_leaf(&mut self, node: &Node, last: Option<Step>) {
+        if self.new_leaf(node) {
+            let (steps, len) = self.dice_path.with(last);
+            self.push_play(steps, len, node.pos, node.actor, node.captured_any);
+        }
     }
 
     /// Number of plays found by the last [`Generator::generate`].

@@ -293,7 +293,10 @@ impl Generator {
         // index in `allowed[i]` to try next, `left[i]` the points left for units
         // `i..`; `lane[i]` the mover's pieces with the parts of units `..i`
         // taken, and `simple[i]` whether all those parts are simple (see
-        // [`Generator::simple_sharing`]).
+        // [`Generator::simple_sharing`]). The last two units are walked
+        // together in one loop (the last takes what is left): most sharings
+        // are tried there, and going down and back up for each cost more than
+        // the sharing's own check.
         let mut next = [0usize; 4];
         let mut left = [0u8; 4];
         let mut lane = [0u32; 5];
@@ -322,6 +325,28 @@ impl Generator {
                         self.try_assignment(node, units, table, &parts, flag_may_change);
                     }
                 }
+            } else if i + 2 == m {
+                // The last two units at once: each part of this one, and the
+                // last takes what is left, if it may (the order of the walk).
+                let c = cap(i, left[i], &parts);
+                let last = i + 1;
+                let from = next[i].max(first_at_most[i][c.min(19) as usize] as usize);
+                for &d in allowed[i].get(from..count[i]).unwrap_or(&[]) {
+                    let l = left[i] - d;
+                    if (alike[last] && l > d) || (l != 0 && !table.ok(last, l)) {
+                        continue;
+                    }
+                    parts[i] = d;
+                    parts[last] = l;
+                    let simple_d = simple[i] && (d == 0 || table.cells[i][d as usize].simple);
+                    if simple_d && (l == 0 || table.cells[last][l as usize].simple) && !blocks {
+                        let lane_d = take(i, d, lane[i]);
+                        self.simple_sharing(node, units, table, &parts, take(last, l, lane_d));
+                    } else {
+                        self.try_assignment(node, units, table, &parts, flag_may_change);
+                    }
+                }
+                parts[last] = 0;
             } else {
                 let c = cap(i, left[i], &parts);
                 next[i] = next[i].max(first_at_most[i][c.min(19) as usize] as usize);

@@ -322,7 +322,7 @@ impl Generator {
                     if simple[i] && (l == 0 || table.cells[i][l as usize].simple) && !blocks {
                         self.simple_sharing(node, units, table, &parts, take(i, l, lane[i]));
                     } else {
-                        self.try_assignment(node, units, table, &parts, flag_may_change);
+                        self.try_interacting(node, units, table, &parts, flag_may_change);
                     }
                 }
             } else if i + 2 == m {
@@ -343,7 +343,7 @@ impl Generator {
                         let lane_d = take(i, d, lane[i]);
                         self.simple_sharing(node, units, table, &parts, take(last, l, lane_d));
                     } else {
-                        self.try_assignment(node, units, table, &parts, flag_may_change);
+                        self.try_interacting(node, units, table, &parts, flag_may_change);
                     }
                 }
                 parts[last] = 0;
@@ -397,6 +397,20 @@ impl Generator {
             self.simple_sharing(node, units, table, parts, lane);
             return;
         }
+        self.try_interacting(node, units, table, parts, flag_may_change);
+    }
+
+    /// [`Generator::try_assignment`] for a sharing with a part that is not
+    /// simple (it captures, lands on a unit's start or is not legal now), or
+    /// in a position with blocks.
+    fn try_interacting(
+        &mut self,
+        node: &Node,
+        units: &[Unit],
+        table: &TableView,
+        parts: &[u8; 4],
+        flag_may_change: bool,
+    ) {
         // The moving units and their cells, by slot (in unit order).
         let mut moving = [0usize; 4];
         let mut cells = [Cell::default(); 4];
@@ -547,21 +561,18 @@ impl Generator {
         let mut captures = false;
         // The pieces each part moves go where it ends; which of equal pieces
         // move does not matter, as the pieces are sorted after.
-        let mut pieces = node.pos.pieces[ai];
+        let mut lane = u32::from_le_bytes(node.pos.pieces[ai]);
         for (k, &i) in moving.iter().enumerate() {
             let by = parts[i];
             let cell = &table.cells[i][by as usize];
             let to = cell.to;
-            let slots = table.slots[i];
-            for (j, piece) in pieces.iter_mut().enumerate() {
-                if slots & (1 << j) != 0 {
-                    *piece = to;
-                }
-            }
+            // The unit's pieces (its bytes of the mover's word) go to `to`.
+            lane = (lane & !table.lanes[i]) | ((to as u32 * 0x0101_0101) & table.lanes[i]);
             sum += by;
             steps[k] = units[i].part_step(a, to, by);
             captures |= cell.captures;
         }
+        let mut pieces = lane.to_le_bytes();
         sort4(&mut pieces);
         if !captures && node.pos.blocks == [[0; 2]; 4] {
             // Only the mover's pieces change: the play's key is the start's

@@ -138,7 +138,7 @@ const MOVED_BYTES: u32 = u32::from_le_bytes([MOVED; 4]);
 /// The top bit of each byte of `word` equal to `value` (none for 0, no
 /// square's progress), exactly per byte.
 #[inline]
-fn bytes_equal(word: u32, value: u8) -> u32 {
+pub(super) fn bytes_equal(word: u32, value: u8) -> u32 {
     if value == 0 {
         return 0;
     }

@@ -33,11 +33,11 @@
 //! and their order against the reference search.
 
 use crate::board::{self, HOME, LOOP_END, LOOP_LEN, START};
-use crate::position::{pieces_word, sort4, Position};
+use crate::position::{sort4, Position};
 use crate::rules::{Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Step;
 
-use super::apply::{apply_among, end_key, end_key_of};
+use super::apply::{apply_among, bytes_equal, end_key, end_key_of};
 use super::generator::Generator;
 use super::keys::KeySet;
 use super::node::{Node, Part, Usage};
@@ -176,28 +176,34 @@ fn pieces_of(word: u128) -> [[u8; 4]; 4] {
     ]
 }
 
-/// The pieces' word with the enemies of `a` on the squares `takes` taken.
+/// The pieces' word with the enemies of `a` on the squares `takes` taken:
+/// per enemy colour, its pieces on each such square found by comparing the
+/// bytes of its word with the square's progress values (as a capture does).
 #[inline]
 fn taken(word: u128, pos: &Position, a: crate::Colour, takes: u128) -> u128 {
-    let mut pieces = pieces_of(word);
+    let mut lanes = word_lanes(word);
     for c in crate::Colour::ALL {
         if !pos.present.has(c) || !pos.enemies(a, c) {
             continue;
         }
         let ci = c.index();
-        let own = &mut pieces[ci];
-        let mut hit = false;
-        for p in own.iter_mut() {
-            if *p != START && *p != HOME && (takes >> board::sq(ci, *p)) & 1 == 1 {
-                *p = START;
-                hit = true;
-            }
+        let lane = lanes[ci];
+        let mut here = 0u32;
+        let mut squares = takes;
+        while squares != 0 {
+            let s = squares.trailing_zeros() as u8;
+            squares &= squares - 1;
+            let [x, y] = board::progress_on_raw(ci, s);
+            here |= bytes_equal(lane, x) | bytes_equal(lane, y);
         }
-        if hit {
-            sort4(own);
+        if here != 0 {
+            // Those pieces go back to the Charkoni (START is 0).
+            let mut p = (lane & !((here >> 7) * 0xff)).to_le_bytes();
+            sort4(&mut p);
+            lanes[ci] = u32::from_le_bytes(p);
         }
     }
-    pieces_word(&pieces)
+    lanes_word(lanes)
 }
 
 /// A step's place in the order a node tries its steps: by progress, then

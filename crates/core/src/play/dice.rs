@@ -515,8 +515,8 @@ impl Generator {
             }
             let child = apply_among(node, &step_of(w), obs.others);
             if left == 0 {
-                // A play that used everything: `leaf` recognises it if another
-                // order reached it first, so it need not be remembered here.
+                // A play that used everything: `dice_leaf` recognises it if
+                // another order reached it first, so it need not be remembered here.
                 self.dice_leaf(&child, Some(step_of(w)));
             } else if self.seen.insert(child.key()) {
                 self.descend(first..first + j, w, earlier.clone(), &child, left, None);

@@ -38,7 +38,7 @@ use crate::rules::{Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Step;
 
 use super::apply::{apply_among, bytes_equal, end_key, end_key_of};
-use super::generator::Generator;
+use super::generator::{Generator, NO_STEP};
 use super::keys::KeySet;
 use super::node::{Node, Part, Usage};
 use super::obstacles::{obstacles, Obstacles};
@@ -848,15 +848,7 @@ impl Plans {
     /// lesser sequence.
     #[inline]
     fn add(&mut self, key: (u128, u128, u64), seq: u64, steps: &[Step]) {
-        let mut all = [steps.first().copied().unwrap_or(Step {
-            colour: crate::Colour::Yellow,
-            from: 0,
-            to: 0,
-            pieces: 0,
-            by: 0,
-            dice: 0,
-            declare: None,
-        }); 3];
+        let mut all = [NO_STEP; 3];
         all[..steps.len()].copy_from_slice(steps);
         match self.keys.entry(key, self.found.len() as u32) {
             None => self.found.push(Found {

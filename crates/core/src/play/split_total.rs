@@ -54,8 +54,6 @@ struct Cell {
 /// The per-unit part table of the split-total path.
 struct TableView {
     cells: [[Cell; 19]; 4],
-    /// Per unit, the indices of its pieces among the mover's (bit j: piece j).
-    slots: [u8; 4],
     /// Per unit, the bytes of its pieces in the mover's pieces as a word.
     lanes: [u32; 4],
     /// Squares where pieces of other colours stand at the start of the play.
@@ -68,6 +66,23 @@ impl TableView {
     }
     fn cell(&self, i: usize, d: u8) -> &Cell {
         &self.cells[i][d as usize]
+    }
+    /// The mover's pieces as a word, `lane`, after unit `i` takes part `d`
+    /// (none for 0): see [`TableView::moved`].
+    #[inline(always)]
+    fn take(&self, i: usize, d: u8, lane: u32) -> u32 {
+        if d == 0 {
+            lane
+        } else {
+            self.moved(i, d, lane)
+        }
+    }
+    /// The mover's pieces as a word, `lane`, after unit `i` moves by part
+    /// `d` (not 0): the unit's bytes are set to where it lands.
+    #[inline(always)]
+    fn moved(&self, i: usize, d: u8, lane: u32) -> u32 {
+        let to = self.cells[i][d as usize].to as u32;
+        (lane & !self.lanes[i]) | ((to * 0x0101_0101) & self.lanes[i])
     }
 }
 
@@ -137,14 +152,14 @@ impl Generator {
         // enemies, and whether a capture earlier in the play would change it.
         let mut table = TableView {
             cells: [[Cell::default(); 19]; 4],
-            slots: [0; 4],
             lanes: [0; 4],
             others: obs.others,
         };
         let own = pos.pieces[a.index()];
         let mut charkoni_slots = (0..4).filter(|&j| own[j] == START);
         for (i, u) in units.iter().enumerate() {
-            table.slots[i] = if u.from == START {
+            // The indices of the unit's pieces among the mover's (bit j: piece j).
+            let slots: u8 = if u.from == START {
                 charkoni_slots.next().map_or(0, |j| 1 << j)
             } else {
                 (0..4)
@@ -152,7 +167,7 @@ impl Generator {
                     .fold(0, |m, j| m | 1 << j)
             };
             table.lanes[i] = (0..4)
-                .filter(|j| table.slots[i] & (1 << j) != 0)
+                .filter(|j| slots & (1 << j) != 0)
                 .fold(0, |m, j| m | 0xff << (8 * j));
         }
         // Squares where enemies of the mover stand.
@@ -242,7 +257,7 @@ impl Generator {
         let mut parts = [0u8; 4];
         if m == 0 {
             if want == 0 {
-                self.try_assignment(node, units, table, &parts, flag_may_change);
+                self.empty_sharing(node, table, flag_may_change);
             }
             return;
         }
@@ -304,14 +319,6 @@ impl Generator {
         left[0] = want;
         lane[0] = u32::from_le_bytes(node.pos.pieces[node.actor.index()]);
         let blocks = node.pos.blocks != [[0; 2]; 4];
-        let take = |i: usize, d: u8, lane: u32| {
-            if d == 0 {
-                lane
-            } else {
-                let to = table.cells[i][d as usize].to as u32;
-                (lane & !table.lanes[i]) | ((to * 0x0101_0101) & table.lanes[i])
-            }
-        };
         let mut i = 0;
         loop {
             if i + 1 == m {
@@ -320,7 +327,7 @@ impl Generator {
                 if l <= cap(i, l, &parts) && (l == 0 || table.ok(i, l)) {
                     parts[i] = l;
                     if simple[i] && (l == 0 || table.cells[i][l as usize].simple) && !blocks {
-                        self.simple_sharing(node, units, table, &parts, take(i, l, lane[i]));
+                        self.simple_sharing(node, units, table, &parts, table.take(i, l, lane[i]));
                     } else {
                         self.try_interacting(node, units, table, &parts, flag_may_change);
                     }
@@ -340,8 +347,14 @@ impl Generator {
                     parts[last] = l;
                     let simple_d = simple[i] && (d == 0 || table.cells[i][d as usize].simple);
                     if simple_d && (l == 0 || table.cells[last][l as usize].simple) && !blocks {
-                        let lane_d = take(i, d, lane[i]);
-                        self.simple_sharing(node, units, table, &parts, take(last, l, lane_d));
+                        let lane_d = table.take(i, d, lane[i]);
+                        self.simple_sharing(
+                            node,
+                            units,
+                            table,
+                            &parts,
+                            table.take(last, l, lane_d),
+                        );
                     } else {
                         self.try_interacting(node, units, table, &parts, flag_may_change);
                     }
@@ -355,7 +368,7 @@ impl Generator {
                     let d = allowed[i][next[i]];
                     parts[i] = d;
                     left[i + 1] = left[i] - d;
-                    lane[i + 1] = take(i, d, lane[i]);
+                    lane[i + 1] = table.take(i, d, lane[i]);
                     simple[i + 1] = simple[i] && (d == 0 || table.cells[i][d as usize].simple);
                     i += 1;
                     next[i] = 0;
@@ -372,37 +385,20 @@ impl Generator {
         }
     }
 
-    fn try_assignment(
-        &mut self,
-        node: &Node,
-        units: &[Unit],
-        table: &TableView,
-        parts: &[u8; 4],
-        flag_may_change: bool,
-    ) {
-        // The common case first: every part legal now, capturing nothing and
-        // landing on no unit's start.
-        let mut simple = true;
-        for (i, &d) in parts.iter().enumerate().take(units.len()) {
-            simple &= d == 0 || table.cells[i][d as usize].simple;
+    /// The one sharing when no unit can move: nothing moves.
+    #[cold]
+    fn empty_sharing(&mut self, node: &Node, table: &TableView, flag_may_change: bool) {
+        let parts = [0; 4];
+        if node.pos.blocks != [[0; 2]; 4] {
+            self.try_interacting(node, &[], table, &parts, flag_may_change);
+        } else {
+            let lane = u32::from_le_bytes(node.pos.pieces[node.actor.index()]);
+            self.simple_sharing(node, &[], table, &parts, lane);
         }
-        if simple && node.pos.blocks == [[0; 2]; 4] {
-            let mut lane = u32::from_le_bytes(node.pos.pieces[node.actor.index()]);
-            for (i, &d) in parts.iter().enumerate().take(units.len()) {
-                if d > 0 {
-                    let to = table.cells[i][d as usize].to as u32;
-                    lane = (lane & !table.lanes[i]) | ((to * 0x0101_0101) & table.lanes[i]);
-                }
-            }
-            self.simple_sharing(node, units, table, parts, lane);
-            return;
-        }
-        self.try_interacting(node, units, table, parts, flag_may_change);
     }
 
-    /// [`Generator::try_assignment`] for a sharing with a part that is not
-    /// simple (it captures, lands on a unit's start or is not legal now), or
-    /// in a position with blocks.
+    /// A sharing with a part that is not simple (it captures, lands on a
+    /// unit's start or is not legal now), or in a position with blocks.
     fn try_interacting(
         &mut self,
         node: &Node,
@@ -544,7 +540,7 @@ impl Generator {
         self.record_short(pos, node, steps, k);
     }
 
-    /// Applies steps that do not interact (see [`Generator::try_assignment`]) in one go.
+    /// Applies steps that do not interact (see [`Generator::try_interacting`]) in one go.
     fn apply_independent(
         &mut self,
         node: &Node,
@@ -566,8 +562,7 @@ impl Generator {
             let by = parts[i];
             let cell = &table.cells[i][by as usize];
             let to = cell.to;
-            // The unit's pieces (its bytes of the mover's word) go to `to`.
-            lane = (lane & !table.lanes[i]) | ((to as u32 * 0x0101_0101) & table.lanes[i]);
+            lane = table.moved(i, by, lane);
             sum += by;
             steps[k] = units[i].part_step(a, to, by);
             captures |= cell.captures;

@@ -21,8 +21,9 @@ use rand_core::RngCore;
 use crate::board::{self, HOME};
 use crate::dice::Throw;
 use crate::play::{
-    destination, distance_count, finish, for_each_step_fast, for_each_unit, mark_dead,
-    needs_declaration, nth_distance, obstacles, step_among, Node, Obstacles, Unit, MOVED,
+    destination, distance_count, finish, for_each_step_fast, for_each_unit, has_any_step_with,
+    mark_dead, needs_declaration, nth_distance, obstacles, step_among, Node, Obstacles, Unit,
+    MOVED,
 };
 use crate::position::Position;
 use crate::rules::Stacking;
@@ -55,7 +56,7 @@ fn random_turn_with(
     rng: &mut impl RngCore,
     scratch: &mut [Option<Step>; 96],
 ) -> Position {
-    let Ok(mut node) = Node::start(pos, throw) else {
+    let Ok(mut node) = Node::begin(pos, throw) else {
         return *pos;
     };
     let mut moved = false;
@@ -64,6 +65,14 @@ fn random_turn_with(
     // a new turn, a pass and such a step almost always change what they
     // depend on, so comparing would only add the cost of a key.)
     let mut obs = obstacles(&node.pos, node.actor);
+    // What `Node::start` settles, with the obstacles just found: a thrower
+    // with no step passes the throw to the partner.
+    if let Some(p) = node.pass() {
+        if !has_any_step_with(&node, &obs) {
+            node = p;
+            obs = obstacles(&node.pos, node.actor);
+        }
+    }
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an

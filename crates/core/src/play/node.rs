@@ -94,6 +94,13 @@ pub(crate) type Usage = (u8, u8, u8);
 
 impl Node {
     pub(crate) fn start(pos: &Position, throw: Throw) -> Result<Node, PlayError> {
+        Ok(Node::begin(pos, throw)?.settle())
+    }
+
+    /// The node at the start of the turn before [`Node::settle`] (for a caller
+    /// that finds the thrower's obstacles anyway and settles with them).
+    #[inline]
+    pub(crate) fn begin(pos: &Position, throw: Throw) -> Result<Node, PlayError> {
         let mover = pos.to_move.ok_or(PlayError::GameOver)?;
         if pos.outcome != Outcome::Ongoing {
             return Err(PlayError::GameOver);
@@ -115,7 +122,7 @@ impl Node {
             used_dice: 0,
             used_pips: 0,
         };
-        Ok(node.settle())
+        Ok(node)
     }
 
     pub(super) fn total_mode(&self) -> bool {

@@ -169,6 +169,15 @@ impl Unit {
 /// The units the actor may move, calling `f` on each.
 #[inline]
 pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
+    try_each_unit(node, |u| {
+        f(u);
+        false
+    });
+}
+
+/// [`for_each_unit`] until `f` answers true; whether it did.
+#[inline]
+pub(crate) fn try_each_unit(node: &Node, mut f: impl FnMut(Unit) -> bool) -> bool {
     let pos = &node.pos;
     let a = node.actor;
     let pieces = pos.pieces[a.index()];
@@ -191,11 +200,13 @@ pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
         i += unmoved;
         let unmoved = unmoved as u8;
         if raw == START {
-            f(Unit {
+            if f(Unit {
                 from: raw,
                 size: 1,
                 group_pair: false,
-            });
+            }) {
+                return true;
+            }
             continue;
         }
         // With the pieces that joined it this turn (split totals).
@@ -210,47 +221,60 @@ pub(crate) fn for_each_unit(node: &Node, mut f: impl FnMut(Unit)) {
         };
         match rules.stacking {
             Stacking::Group => {
-                f(Unit {
+                if f(Unit {
                     from: raw,
                     size: 1,
                     group_pair: false,
-                });
-                if !total && n >= 2 && unmoved == n {
-                    f(Unit {
+                }) {
+                    return true;
+                }
+                if !total
+                    && n >= 2
+                    && unmoved == n
+                    && f(Unit {
                         from: raw,
                         size: n,
                         group_pair: true,
-                    });
+                    })
+                {
+                    return true;
                 }
             }
             Stacking::Declare if pos.is_block(a, raw) => {
-                f(Unit {
+                if f(Unit {
                     from: raw,
                     size: 1,
                     group_pair: false,
-                });
+                }) {
+                    return true;
+                }
             }
             Stacking::Super | Stacking::Declare => {
                 if unmoved != n {
                     continue;
                 }
-                f(Unit {
+                if f(Unit {
                     from: raw,
                     size: n,
                     group_pair: false,
-                });
+                }) {
+                    return true;
+                }
                 if split {
                     for k in 1..n {
-                        f(Unit {
+                        if f(Unit {
                             from: raw,
                             size: k,
                             group_pair: false,
-                        });
+                        }) {
+                            return true;
+                        }
                     }
                 }
             }
         }
     }
+    false
 }
 
 /// The distances the node offers a unit: (distance, dice used).
@@ -572,22 +596,21 @@ pub(super) fn for_each_step_remembered(
 /// Whether the node allows any step: the first legal unit and distance found ends
 /// the checking.
 pub(super) fn has_any_step(node: &Node) -> bool {
+    node.left() && has_any_step_with(node, &obstacles(&node.pos, node.actor))
+}
+
+/// [`has_any_step`] with the actor's obstacles already known.
+pub(crate) fn has_any_step_with(node: &Node, obs: &Obstacles) -> bool {
     if !node.left() {
         return false;
     }
-    let obs = obstacles(&node.pos, node.actor);
-    let mut any = false;
-    for_each_unit(node, |unit| {
-        if any {
-            return;
-        }
+    try_each_unit(node, |unit| {
+        let mut any = false;
         for_each_distance(node, &unit, |by, _| {
-            if !any && destination(node, &obs, &unit, by).is_some() {
-                any = true;
-            }
+            any = any || destination(node, obs, &unit, by).is_some();
         });
-    });
-    any
+        any
+    })
 }
 
 /// Whether some piece of `c` could move some distance these dice can give.

@@ -170,25 +170,31 @@ fn add_block(pos: &mut Position, ci: usize, p: u8) {
 /// Ends the turn: clears the turn marks, ages the thrower's blocks, decides the
 /// winner and who throws next.
 pub(crate) fn finish(node: &Node) -> Position {
-    finish_parts(node.pos, node.actor, node.captured_any)
+    let mut pos = node.pos;
+    finish_in(&mut pos, node.actor, node.captured_any);
+    pos
 }
 
-/// [`finish`] from what it depends on: the node's position (with the turn's
-/// marks), its actor and whether the turn captured anything.
-pub(crate) fn finish_parts(mut pos: Position, actor: Colour, captured_any: bool) -> Position {
+/// [`finish`] in place, from what it depends on: the node's position (with the
+/// turn's marks), its actor and whether the turn captured anything.
+#[inline]
+pub(crate) fn finish_in(pos: &mut Position, actor: Colour, captured_any: bool) {
     // Only pieces that moved this turn carry the mark; clearing it reorders
     // only their colour (every colour is kept sorted otherwise).
-    for c in 0..4 {
-        let p = &mut pos.pieces[c];
-        if (p[0] | p[1] | p[2] | p[3]) & MOVED != 0 {
-            for x in p.iter_mut() {
-                *x &= !MOVED;
+    const MARKS: u128 = u128::from_le_bytes([MOVED; 16]);
+    let all = pieces_word(&pos.pieces);
+    let marks = all & MARKS;
+    if marks != 0 {
+        let cleared = (all & !MARKS).to_le_bytes();
+        for (c, p) in pos.pieces.iter_mut().enumerate() {
+            p.copy_from_slice(&cleared[4 * c..4 * c + 4]);
+            if (marks >> (32 * c)) as u32 != 0 {
+                sort4(p);
             }
-            sort4(p);
         }
     }
     let mover = pos.to_move.unwrap_or(actor);
-    pos.ages = aged(&pos, mover);
+    pos.ages = aged(pos, mover);
     pos.outcome = pos.judge_outcome();
     if pos.outcome != Outcome::Ongoing {
         pos.to_move = None;
@@ -200,12 +206,11 @@ pub(crate) fn finish_parts(mut pos: Position, actor: Colour, captured_any: bool)
         pos.to_move = Some(pos.next_after(mover));
         pos.extra_throw = false;
     }
-    pos
 }
 
 /// The blocks' ages at the end of `mover`'s turn: the mover's blocks that stood
 /// through it (not formed in it) are a turn older, the turn's marks are cleared.
-#[inline]
+#[inline(always)]
 fn aged(pos: &Position, mover: Colour) -> [[u8; 2]; 4] {
     if pos.blocks == [[0; 2]; 4] {
         return [[0; 2]; 4];

@@ -14,7 +14,7 @@ use crate::step::{Declare, Step};
 use crate::Colour;
 
 use super::alive::Alive;
-use super::apply::{apply_among, end_key, finish_parts, mark_dead};
+use super::apply::{apply_among, end_key, finish_in, mark_dead};
 use super::dice::{DicePath, DiceSearch};
 use super::keys::KeySet;
 use super::node::{broken, overdue, Node, Part, Usage};
@@ -491,7 +491,8 @@ impl Generator {
     pub fn position(&self, i: usize) -> &Position {
         self.ended[i].get_or_init(|| {
             let p = &self.plays[i];
-            let mut position = finish_parts(p.pos, p.actor, p.captured_any);
+            let mut position = p.pos;
+            finish_in(&mut position, p.actor, p.captured_any);
             let alive = self
                 .alive
                 .get_or_init(|| self.start.as_ref().and_then(Alive::at));

@@ -20,11 +20,13 @@ pub(super) struct Alive {
     captured: bool,
     /// Whether the step goes home (no square to keep free).
     home: bool,
-    /// Per colour, the progress values on the square the step lands on (0
-    /// none) of the colours whose pieces may move in the turn: the thrower's,
-    /// and his partner's, who may take passed points or throw for him. Every
-    /// other piece can only leave its square (captured).
-    onto: [[u8; 2]; 4],
+    /// The colours whose pieces may move in the turn (the thrower, and his
+    /// partner, who may take passed points or throw for him), each with its
+    /// progress values on the square the step lands on (0 none): the first
+    /// `movers` of these. Every other piece can only leave its square
+    /// (captured).
+    onto: [(u8, [u8; 2]); 2],
+    movers: u8,
 }
 
 impl Alive {
@@ -36,13 +38,16 @@ impl Alive {
             return None;
         }
         let square = free_step(start, next)?;
-        let mut onto = [[0u8; 2]; 4];
+        let mut onto = [(0u8, [0u8; 2]); 2];
+        let mut movers = 0;
         if square != 0 {
             let s = square.trailing_zeros() as u8;
             let partner = mover.partner();
             for c in [mover, partner] {
                 if c != next && (c == mover || start.teams) {
-                    onto[c.index()] = board::progress_on_raw(c.index(), s);
+                    let ci = c.index();
+                    onto[movers] = (ci as u8, board::progress_on_raw(ci, s));
+                    movers += 1;
                 }
             }
         }
@@ -54,6 +59,7 @@ impl Alive {
             captured: start.captured.has(next),
             home: square == 0,
             onto,
+            movers: movers as u8,
         })
     }
 
@@ -80,9 +86,11 @@ impl Alive {
             let x = word ^ (v as u32 * 0x0101_0101);
             v != 0 && x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 != 0
         };
-        self.onto.iter().zip(&end.pieces).all(|(&[x, y], pieces)| {
-            let word = u32::from_le_bytes(*pieces);
-            !has(word, x) && !has(word, y)
-        })
+        self.onto[..self.movers as usize]
+            .iter()
+            .all(|&(c, [x, y])| {
+                let word = u32::from_le_bytes(end.pieces[c as usize & 3]);
+                !has(word, x) && !has(word, y)
+            })
     }
 }

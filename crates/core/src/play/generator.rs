@@ -20,7 +20,7 @@ use super::keys::KeySet;
 use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
 use super::plans::Plans;
-use super::split_total::total_fast;
+use super::split_total::{total_fast, TotalStart};
 use super::steps::{for_each_step_remembered, for_each_step_with, StepMemo};
 use super::{Play, PlayError};
 
@@ -139,10 +139,9 @@ pub struct Generator {
     pub(super) found: KeySet,
     /// Listing by plans: what it keeps.
     pub(super) plans: Plans,
-    /// The end key of the listing's start with the mover's pieces cleared
-    /// from its first word (split totals: a play that moves only the mover's
-    /// pieces is keyed by putting them back).
-    pub(super) start_key: (u128, u128, u64),
+    /// Split totals: the start's key and the plays that move only the
+    /// mover's pieces.
+    pub(super) total: TotalStart,
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
@@ -160,8 +159,8 @@ pub struct Generator {
     alive: OnceCell<Option<Alive>>,
     /// The best use of the throw found so far.
     pub(super) best: Option<Usage>,
-    start_overdue: [u8; 2],
-    mover: Option<Colour>,
+    pub(super) start_overdue: [u8; 2],
+    pub(super) mover: Option<Colour>,
 }
 
 impl Generator {
@@ -210,7 +209,8 @@ impl Generator {
         self.best = None;
         self.start_overdue = overdue(pos);
         self.mover = pos.to_move;
-        if fast && total_fast(&node) {
+        let by_total = fast && total_fast(&node);
+        if by_total {
             self.search_total(&node);
         } else if fast && self.list_plans(&node) {
         } else if fast && !node.total_mode() {
@@ -222,20 +222,33 @@ impl Generator {
             self.search(&node, 0..0);
         }
         if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
-            // The partner may decline a finished player's throw.
-            if self.found.insert(end_key(&node)) {
-                self.plays.push(Listed {
-                    start: self.steps.len() as u32,
-                    len: 0,
-                    actor: node.actor,
-                    captured_any: node.captured_any,
-                    pos: node.pos,
-                });
-            }
+            self.decline(&node, by_total);
         }
         self.ended.clear();
         self.ended.resize_with(self.plays.len(), OnceCell::new);
         Ok(self.plays.len())
+    }
+
+    /// Adds the play where the partner declines a finished player's throw
+    /// (`node`, the listing's start), if no play ends where it does.
+    /// `by_total`: the listing is by split totals, whose keys are kept as
+    /// [`Generator::found_total`] says.
+    #[cold]
+    fn decline(&mut self, node: &Node, by_total: bool) {
+        let new = if by_total {
+            self.found_total(end_key(node))
+        } else {
+            self.found.insert(end_key(node))
+        };
+        if new {
+            self.plays.push(Listed {
+                start: self.steps.len() as u32,
+                len: 0,
+                actor: node.actor,
+                captured_any: node.captured_any,
+                pos: node.pos,
+            });
+        }
     }
 
     /// Searches every play from `node`. `earlier` is the range of `self.earlier`
@@ -339,14 +352,6 @@ impl Generator {
             broken(&self.start_overdue, node, mover),
         );
         self.admit(usage) && self.found.insert(end_key(node))
-    }
-
-    /// [`Generator::leaf_after`] for a play found without a search path, its
-    /// `len` steps the first of `steps` (see [`Generator::record_short`]).
-    pub(super) fn leaf_short(&mut self, node: &Node, steps: [Step; 4], len: usize) {
-        if self.new_leaf(node) {
-            self.record_short(node.pos, node, steps, len);
-        }
     }
 
     /// Whether a play using the throw as `usage` says is kept: as well as the

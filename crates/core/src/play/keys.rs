@@ -1,17 +1,25 @@
-//! [`KeySet`]: the set of three-word keys a listing remembers (the nodes it has
+//! [`KeySet`]: the set of keys a listing remembers (the nodes it has
 //! searched, the positions its plays lead to). A listing inserts a few hundred
 //! keys and then forgets them all, so the set is an open-addressing table that
 //! forgets by starting a new generation instead of clearing its slots.
+//! A set of one-word keys serves split totals, whose plays mostly move only
+//! the mover's pieces and are told apart by their word alone.
 
 /// A three-word key: [`crate::position::PositionKey`] or [`super::node::NodeKey`].
 pub(crate) type Key = (u128, u128, u64);
 
-/// A set of [`Key`]s, emptied in constant time. See the module documentation.
+/// What a [`KeySet`] holds: a small key with a hash of its own.
+pub(crate) trait SetKey: Copy + Eq + Default {
+    /// The key's hash, best mixed in its low bits.
+    fn hash(&self) -> u64;
+}
+
+/// A set of keys, emptied in constant time. See the module documentation.
 #[derive(Default)]
-pub(crate) struct KeySet {
+pub(crate) struct KeySet<K: SetKey = Key> {
     /// Per slot: the generation that wrote it, the value kept with the key
     /// ([`KeySet::entry`]) and the key; a slot of an older generation is empty.
-    slots: Vec<(u32, u32, Key)>,
+    slots: Vec<(u32, u32, K)>,
     /// The current generation (never 0 once the table is made).
     generation: u32,
     /// Keys in the current generation.
@@ -26,18 +34,29 @@ fn mix(h: u64, w: u64) -> u64 {
     (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
 }
 
-#[inline]
-fn hash(k: &Key) -> u64 {
-    let mut h = mix(0, k.0 as u64);
-    h = mix(h, (k.0 >> 64) as u64);
-    h = mix(h, k.1 as u64);
-    h = mix(h, (k.1 >> 64) as u64);
-    h = mix(h, k.2);
-    // The top bits are the best mixed.
-    h.rotate_left(26)
+impl SetKey for Key {
+    #[inline]
+    fn hash(&self) -> u64 {
+        let k = self;
+        let mut h = mix(0, k.0 as u64);
+        h = mix(h, (k.0 >> 64) as u64);
+        h = mix(h, k.1 as u64);
+        h = mix(h, (k.1 >> 64) as u64);
+        h = mix(h, k.2);
+        // The top bits are the best mixed.
+        h.rotate_left(26)
+    }
 }
 
-impl KeySet {
+impl SetKey for u32 {
+    #[inline]
+    fn hash(&self) -> u64 {
+        // The top half of the product is the best mixed.
+        (*self as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32
+    }
+}
+
+impl<K: SetKey> KeySet<K> {
     /// Forgets every key.
     #[inline]
     pub(crate) fn clear(&mut self) {
@@ -52,19 +71,19 @@ impl KeySet {
 
     /// Adds `key`; whether it was not there yet.
     #[inline]
-    pub(crate) fn insert(&mut self, key: Key) -> bool {
+    pub(crate) fn insert(&mut self, key: K) -> bool {
         self.entry(key, 0).is_none()
     }
 
     /// Adds `key` with `value` if it is not there yet (None); the value kept
     /// with it if it is.
     #[inline]
-    pub(crate) fn entry(&mut self, key: Key, value: u32) -> Option<u32> {
+    pub(crate) fn entry(&mut self, key: K, value: u32) -> Option<u32> {
         if (self.len + 1) * 2 > self.slots.len() {
             self.grow();
         }
         let mask = self.slots.len() - 1;
-        let mut i = hash(&key) as usize & mask;
+        let mut i = key.hash() as usize & mask;
         loop {
             let slot = &mut self.slots[i];
             if slot.0 != self.generation {
@@ -88,7 +107,7 @@ impl KeySet {
         } else {
             self.generation
         };
-        self.slots = vec![(0, 0, (0, 0, 0)); (old.len() * 2).max(FIRST)];
+        self.slots = vec![(0, 0, K::default()); (old.len() * 2).max(FIRST)];
         self.generation = generation;
         self.len = 0;
         for (g, value, key) in old {
@@ -116,6 +135,22 @@ mod tests {
         }
         assert!(set.insert((0, 0, 0)));
         assert!(!set.insert((0, 0, 0)));
+    }
+
+    #[test]
+    fn remembers_one_word_keys_until_cleared_and_grows() {
+        let mut set = KeySet::<u32>::default();
+        for round in 0..3u32 {
+            for i in 0..2000u32 {
+                // Words like a colour's pieces: four progress bytes.
+                let word = u32::from_le_bytes([(i % 85) as u8, (i / 85) as u8, 84, 84]);
+                assert!(set.insert(word), "{i} is new in round {round}");
+                assert!(!set.insert(word), "{i} is already there");
+            }
+            set.clear();
+        }
+        assert!(set.insert(0), "the word of four pieces in the Charkoni");
+        assert!(!set.insert(0));
     }
 
     #[test]

@@ -18,7 +18,7 @@
 
 use rand_core::RngCore;
 
-use crate::board::{self, HOME};
+use crate::board::{self, HOME, START};
 use crate::dice::Throw;
 use crate::play::{
     destination, distance_count, finish, for_each_step_fast, for_each_unit, has_any_step_with,
@@ -26,7 +26,7 @@ use crate::play::{
     MOVED,
 };
 use crate::position::Position;
-use crate::rules::Stacking;
+use crate::rules::{Split, Stacking, ThrowUse};
 use crate::step::Declare;
 use crate::step::Step;
 
@@ -73,11 +73,23 @@ fn random_turn_with(
             obs = obstacles(&node.pos, node.actor);
         }
     }
+    // Split totals with automatic super-pieces and no splitting: the units
+    // are kept between steps (see `Units`).
+    let rules = node.pos.rules;
+    let keep_units = rules.throw == ThrowUse::Total
+        && rules.stacking == Stacking::Super
+        && rules.split == Split::Never;
+    let mut units = Units::default();
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
-        let step = match sample_step(&node, &obs, rng) {
+        let sampled = if keep_units {
+            units.sample_step(&node, &obs, rng)
+        } else {
+            sample_step(&node, &obs, rng)
+        };
+        let step = match sampled {
             Some(s) => s,
             None => {
                 let buf = &mut *scratch;
@@ -115,6 +127,9 @@ fn random_turn_with(
         let blocks = node.pos.rules.stacking == Stacking::Declare
             && (step.declare.is_some() || node.pos.is_block(node.actor, step.from));
         step_among(&mut node, &step, obs.others);
+        if keep_units {
+            units.stepped(&node, &step);
+        }
         moved = true;
         if !quiet || blocks {
             obs = obstacles(&node.pos, node.actor);
@@ -140,6 +155,86 @@ pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) 
     Playout {
         position: pos,
         turns,
+    }
+}
+
+/// The units a playout turn's actor may move, kept between its steps where
+/// the throw is a total split among units that join automatically and never
+/// split (`throw=total`, `stacking=super`, `split=never`): a step there takes
+/// the unit it moves out of play for the turn, and the unit it lands on (the
+/// pieces there now stand with moved ones); nothing else changes. They are
+/// listed in [`for_each_unit`]'s order, so the draws are [`sample_step`]'s.
+#[derive(Default)]
+struct Units {
+    list: [Unit; 12],
+    count: usize,
+    /// Whose units, if they are listed.
+    of: Option<crate::Colour>,
+}
+
+impl Units {
+    /// [`sample_step`] with the units kept (listed first if they are not).
+    #[inline]
+    fn sample_step(
+        &mut self,
+        node: &Node,
+        obs: &Obstacles,
+        rng: &mut impl RngCore,
+    ) -> Option<Step> {
+        if self.of != Some(node.actor) {
+            self.count = 0;
+            let (list, count) = (&mut self.list, &mut self.count);
+            for_each_unit(node, |u| {
+                if *count < list.len() {
+                    list[*count] = u;
+                    *count += 1;
+                }
+            });
+            self.of = Some(node.actor);
+        }
+        // Every unit is offered every distance from 1 to the points left.
+        let pips = node.pips as u32;
+        let pairs = self.count as u32 * pips;
+        if pairs == 0 {
+            return None;
+        }
+        for _ in 0..8 {
+            let k = rng.next_u32() % pairs;
+            let u = self.list[(k / pips) as usize];
+            let by = (k % pips) as u8 + 1;
+            if let Some(to) = destination(node, obs, &u, by) {
+                return Some(Step {
+                    colour: node.actor,
+                    from: u.from,
+                    to,
+                    pieces: u.size,
+                    by,
+                    dice: 0,
+                    declare: None,
+                });
+            }
+        }
+        None
+    }
+
+    /// Takes `step`, just applied to make `node`, into account.
+    #[inline]
+    fn stepped(&mut self, node: &Node, step: &Step) {
+        if self.of != Some(step.colour) {
+            return;
+        }
+        // The Charkoni's unit stays while an unmoved piece is left there.
+        let charkoni = step.from == START && node.pos.pieces[step.colour.index()].contains(&START);
+        let mut kept = 0;
+        for i in 0..self.count {
+            let u = self.list[i];
+            if (u.from == step.from && !charkoni) || u.from == step.to {
+                continue;
+            }
+            self.list[kept] = u;
+            kept += 1;
+        }
+        self.count = kept;
     }
 }
 

@@ -80,12 +80,17 @@ fn random_turn_with(
         && rules.stacking == Stacking::Super
         && rules.split == Split::Never;
     let mut units = Units::default();
+    // Each die on its own with groups (chausar): the units follow from the
+    // squares (see `sample_group_step`).
+    let groups = rules.throw == ThrowUse::Dice && rules.stacking == Stacking::Group;
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
         let sampled = if keep_units {
             units.sample_step(&node, &obs, rng)
+        } else if groups {
+            sample_group_step(&node, &obs, rng)
         } else {
             sample_step(&node, &obs, rng)
         };
@@ -236,6 +241,78 @@ impl Units {
         }
         self.count = kept;
     }
+}
+
+/// [`sample_step`] where each die moves on its own and pieces stand together
+/// as groups (`throw=dice`, `stacking=group`): the units are the squares of
+/// the actor's pieces, each a single piece and, away from the Charkoni with
+/// two or more, the whole group, so a draw is found from the squares without
+/// listing the units. The same draws as [`sample_step`].
+#[inline]
+fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    let pieces = node.pos.pieces[node.actor.index()];
+    // The squares (progress and how many stand there), as for_each_unit
+    // finds them: sorted, the moved and those home last.
+    let mut squares = [(0u8, 0u8); 4];
+    let mut count = 0;
+    let mut i = 0;
+    while i < 4 {
+        let raw = pieces[i];
+        if raw & MOVED != 0 || raw == HOME {
+            break;
+        }
+        let mut n = 1;
+        while i + n < 4 && pieces[i + n] == raw {
+            n += 1;
+        }
+        squares[count] = (raw, n as u8);
+        count += 1;
+        i += n;
+    }
+    let unit = |from, size, group_pair| Unit {
+        from,
+        size,
+        group_pair,
+    };
+    let single = distance_count(node, &unit(0, 1, false)) as u32;
+    let pair = distance_count(node, &unit(0, 1, true)) as u32;
+    let grouped = |(at, n): (u8, u8)| at != START && n >= 2;
+    let pairs: u32 = squares[..count]
+        .iter()
+        .map(|&sq| single + if grouped(sq) { pair } else { 0 })
+        .sum();
+    if pairs == 0 {
+        return None;
+    }
+    for _ in 0..8 {
+        let mut k = rng.next_u32() % pairs;
+        for &(at, n) in &squares[..count] {
+            let u = if k < single {
+                unit(at, 1, false)
+            } else {
+                k -= single;
+                if !grouped((at, n)) || k >= pair {
+                    k -= if grouped((at, n)) { pair } else { 0 };
+                    continue;
+                }
+                unit(at, n, true)
+            };
+            let (by, dice) = nth_distance(node, &u, k as u8)?;
+            if let Some(to) = destination(node, obs, &u, by) {
+                return Some(Step {
+                    colour: node.actor,
+                    from: u.from,
+                    to,
+                    pieces: u.size,
+                    by,
+                    dice,
+                    declare: None,
+                });
+            }
+            break;
+        }
+    }
+    None
 }
 
 /// Up to eight random draws of a unit and a distance; the first legal one.

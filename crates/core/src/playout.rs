@@ -83,6 +83,8 @@ fn random_turn_with(
     // Each die on its own with groups (chausar): the units follow from the
     // squares (see `sample_group_step`).
     let groups = rules.throw == ThrowUse::Dice && rules.stacking == Stacking::Group;
+    // Each die on its own with super-pieces or blocks (classic): the same.
+    let stacks = rules.throw == ThrowUse::Dice && !groups;
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
@@ -91,6 +93,8 @@ fn random_turn_with(
             units.sample_step(&node, &obs, rng)
         } else if groups {
             sample_group_step(&node, &obs, rng)
+        } else if stacks {
+            sample_stack_step(&node, &obs, rng)
         } else {
             sample_step(&node, &obs, rng)
         };
@@ -250,25 +254,7 @@ impl Units {
 /// listing the units. The same draws as [`sample_step`].
 #[inline]
 fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
-    let pieces = node.pos.pieces[node.actor.index()];
-    // The squares (progress and how many stand there), as for_each_unit
-    // finds them: sorted, the moved and those home last.
-    let mut squares = [(0u8, 0u8); 4];
-    let mut count = 0;
-    let mut i = 0;
-    while i < 4 {
-        let raw = pieces[i];
-        if raw & MOVED != 0 || raw == HOME {
-            break;
-        }
-        let mut n = 1;
-        while i + n < 4 && pieces[i + n] == raw {
-            n += 1;
-        }
-        squares[count] = (raw, n as u8);
-        count += 1;
-        i += n;
-    }
+    let (squares, count) = squares(node);
     let unit = |from, size, group_pair| Unit {
         from,
         size,
@@ -307,6 +293,122 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
                     by,
                     dice,
                     declare: None,
+                });
+            }
+            break;
+        }
+    }
+    None
+}
+
+/// The squares of the actor's pieces (progress and how many stand there) and
+/// how many, as [`for_each_unit`] finds them: sorted, the moved and those home
+/// left out.
+#[inline]
+fn squares(node: &Node) -> ([(u8, u8); 4], usize) {
+    let pieces = node.pos.pieces[node.actor.index()];
+    let mut squares = [(0u8, 0u8); 4];
+    let mut count = 0;
+    let mut i = 0;
+    while i < 4 {
+        let raw = pieces[i];
+        if raw & MOVED != 0 || raw == HOME {
+            break;
+        }
+        let mut n = 1;
+        while i + n < 4 && pieces[i + n] == raw {
+            n += 1;
+        }
+        squares[count] = (raw, n as u8);
+        count += 1;
+        i += n;
+    }
+    (squares, count)
+}
+
+/// [`sample_step`] where each die moves on its own and pieces of a colour on
+/// one square are a super-piece or a block (`throw=dice`, `stacking=super`
+/// or `declare`; no turn marks): a square's units are one piece in the
+/// Charkoni or of a block, else the whole stack and, where stacks split, each
+/// smaller part of it; every unit is offered the same distances, so a draw
+/// is found from the squares without listing the units. The same draws as
+/// [`sample_step`].
+#[inline]
+fn sample_stack_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    let (squares, count) = squares(node);
+    let pos = &node.pos;
+    let a = node.actor;
+    let split = pos.rules.split == Split::Top;
+    let declares = pos.rules.stacking == Stacking::Declare;
+    // Per square, how many units: a stack of n, and its parts 1..n where
+    // stacks split.
+    let mut units = [0u8; 4];
+    let mut total = 0u32;
+    for (u, &(at, n)) in units.iter_mut().zip(&squares[..count]) {
+        *u = if at == START || (declares && pos.is_block(a, at)) || !split {
+            1
+        } else {
+            n
+        };
+        total += *u as u32;
+    }
+    let single = distance_count(
+        node,
+        &Unit {
+            from: 0,
+            size: 1,
+            group_pair: false,
+        },
+    ) as u32;
+    let pairs = total * single;
+    if pairs == 0 {
+        return None;
+    }
+    for _ in 0..8 {
+        let k = rng.next_u32() % pairs;
+        let (mut j, distance) = (k / single, k % single);
+        for (&(at, n), &m) in squares[..count].iter().zip(&units) {
+            if j >= m as u32 {
+                j -= m as u32;
+                continue;
+            }
+            // The first unit of a square is the whole stack (one piece in
+            // the Charkoni or of a block), then its parts by size.
+            let size = if at == START || (declares && pos.is_block(a, at)) {
+                1
+            } else if j == 0 {
+                n
+            } else {
+                j as u8
+            };
+            let u = Unit {
+                from: at,
+                size,
+                group_pair: false,
+            };
+            let (by, dice) = nth_distance(node, &u, distance as u8)?;
+            if let Some(to) = destination(node, obs, &u, by) {
+                let own = if to == HOME {
+                    0
+                } else {
+                    let pieces = &pos.pieces[a.index()];
+                    pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
+                };
+                let declare = needs_declaration(pos, u.size, own, to).then(|| {
+                    if rng.next_u32() & 1 == 0 {
+                        Declare::Super
+                    } else {
+                        Declare::Block
+                    }
+                });
+                return Some(Step {
+                    colour: a,
+                    from: u.from,
+                    to,
+                    pieces: u.size,
+                    by,
+                    dice,
+                    declare,
                 });
             }
             break;
@@ -386,4 +488,117 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Preset, Rules};
+    use rand_chacha::rand_core::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The samplers that know their rules draw exactly the steps of the
+    /// plain [`sample_step`] (the same step from the same random numbers,
+    /// leaving the generator in the same state), step after step of random
+    /// turns, under every way of using the throw and of stacking.
+    #[test]
+    fn samplers_that_know_their_rules_draw_the_plain_samplers_steps() {
+        let mut checked = [0u32; 3];
+        for preset in Preset::ALL {
+            for throw in ["total", "dice"] {
+                for stacking in ["super", "group", "declare"] {
+                    for split in ["never", "top"] {
+                        let Ok(rules) = Rules::preset(preset).with_options([
+                            ("throw", throw),
+                            ("stacking", stacking),
+                            ("split", split),
+                        ]) else {
+                            continue;
+                        };
+                        let Ok(start) = Position::new(rules, 4) else {
+                            continue;
+                        };
+                        for seed in 0..4 {
+                            check_playout(&start, seed, &mut checked);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 2000),
+            "every sampler checked: {checked:?}"
+        );
+    }
+
+    /// Compares the samplers through a random game from `start`.
+    fn check_playout(start: &Position, seed: u64, checked: &mut [u32; 3]) {
+        let rules = *start.rules();
+        let kept = rules.throw == ThrowUse::Total
+            && rules.stacking == Stacking::Super
+            && rules.split == Split::Never;
+        let groups = rules.throw == ThrowUse::Dice && rules.stacking == Stacking::Group;
+        let stacks = rules.throw == ThrowUse::Dice && !groups;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = *start;
+        for _ in 0..5000 {
+            if pos.to_move().is_none() {
+                break;
+            }
+            let t = throw(&pos, &mut rng);
+            let Ok(mut node) = Node::begin(&pos, t) else {
+                break;
+            };
+            let mut obs = obstacles(&node.pos, node.actor);
+            if let Some(p) = node.pass() {
+                if !has_any_step_with(&node, &obs) {
+                    node = p;
+                    obs = obstacles(&node.pos, node.actor);
+                }
+            }
+            let mut units = Units::default();
+            while node.left() {
+                let mut plain_rng = rng.clone();
+                let plain = sample_step(&node, &obs, &mut plain_rng);
+                let mut known_rng = rng.clone();
+                let known = if kept {
+                    checked[0] += 1;
+                    units.sample_step(&node, &obs, &mut known_rng)
+                } else if groups {
+                    checked[1] += 1;
+                    sample_group_step(&node, &obs, &mut known_rng)
+                } else if stacks {
+                    checked[2] += 1;
+                    sample_stack_step(&node, &obs, &mut known_rng)
+                } else {
+                    sample_step(&node, &obs, &mut known_rng)
+                };
+                assert_eq!(known, plain, "{rules:?} at {node:?}");
+                assert_eq!(known_rng.next_u64(), plain_rng.next_u64(), "{rules:?}");
+                rng = plain_rng;
+                // Go on by any legal step, drawn or not.
+                let mut steps = Vec::new();
+                for_each_step_fast(&node, &obs, |s| steps.push(s));
+                let Some(&step) = plain
+                    .as_ref()
+                    .or_else(|| steps.get(rng.next_u32() as usize % steps.len().max(1)))
+                else {
+                    match node.pass() {
+                        Some(p) => {
+                            node = p;
+                            obs = obstacles(&node.pos, node.actor);
+                            continue;
+                        }
+                        None => break,
+                    }
+                };
+                step_among(&mut node, &step, obs.others);
+                if kept {
+                    units.stepped(&node, &step);
+                }
+                obs = obstacles(&node.pos, node.actor);
+            }
+            pos = finish(&node);
+        }
+    }
 }

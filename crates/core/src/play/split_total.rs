@@ -10,7 +10,7 @@ use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Illegal;
 
 use super::apply::{apply, capture_among, end_key};
-use super::generator::Generator;
+use super::generator::{Generator, NO_STEP};
 use super::keys::KeySet;
 use super::node::{broken, Node, Part, Usage};
 use super::obstacles::obstacles;
@@ -521,6 +521,7 @@ impl Generator {
     /// Keeps the play of a sharing whose parts are all legal now, capture
     /// nothing and land on no unit's start: they play in any order (the order
     /// of the units is the plain search's), and only the mover's pieces change.
+    #[inline(always)]
     fn simple_sharing(
         &mut self,
         node: &Node,
@@ -541,11 +542,12 @@ impl Generator {
         if !self.total.moving.insert(u32::from_le_bytes(pieces)) {
             return;
         }
-        let mut steps = [Unit::default().part_step(a, 0, 0); 4];
+        let mut steps = [NO_STEP; 4];
         let mut k = 0;
         for (i, &d) in parts.iter().enumerate().take(units.len()) {
             if d > 0 {
-                steps[k] = units[i].part_step(a, table.cells[i][d as usize].to, d);
+                // (At most four units: `& 3` only spares a bounds check.)
+                steps[k & 3] = units[i].part_step(a, table.cells[i][d as usize].to, d);
                 k += 1;
             }
         }

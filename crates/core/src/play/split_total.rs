@@ -7,7 +7,7 @@
 use crate::board::{self, HOME, START};
 use crate::position::sort4;
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
-use crate::step::Illegal;
+use crate::step::{Illegal, Step};
 
 use super::apply::{apply, capture_among, end_key};
 use super::generator::{Generator, NO_STEP};
@@ -68,6 +68,8 @@ struct Cell {
 /// The per-unit part table of the split-total path.
 struct TableView {
     cells: [[Cell; 19]; 4],
+    /// Per unit and part, its step (to where the cell says).
+    steps: [[Step; 19]; 4],
     /// Per unit, the bytes of its pieces in the mover's pieces as a word.
     lanes: [u32; 4],
     /// Squares where pieces of other colours stand at the start of the play.
@@ -168,6 +170,7 @@ impl Generator {
         // enemies, and whether a capture earlier in the play would change it.
         let mut table = TableView {
             cells: [[Cell::default(); 19]; 4],
+            steps: [[NO_STEP; 19]; 4],
             lanes: [0; 4],
             others: obs.others,
         };
@@ -202,6 +205,7 @@ impl Generator {
             if i > 0 && u.from == START && units[i - 1].from == START {
                 // Pieces in the Charkoni are alike.
                 table.cells[i] = table.cells[i - 1];
+                table.steps[i] = table.steps[i - 1];
                 continue;
             }
             for d in 1..=total.min(18) {
@@ -230,6 +234,7 @@ impl Generator {
                     .position(|v| to_now.is_some() && v.from == to)
                     .map_or(u8::MAX, |j| j as u8);
                 let captures = enemy_at(to_now) || enemy_at(to_later);
+                table.steps[i][d as usize] = u.part_step(a, to, d);
                 table.cells[i][d as usize] = Cell {
                     square: if to_now.is_none() || to == HOME {
                         u8::MAX
@@ -440,7 +445,7 @@ impl Generator {
         // Parts that are legal now, capture nothing and land on no unit's start
         // play in any order; the checks below would keep the order given.
         if cells.iter().all(|c| c.simple) {
-            self.apply_independent(node, units, table, parts, &moving[..k]);
+            self.apply_independent(node, table, parts, &moving[..k]);
             return;
         }
         // A capture sets the flag for having captured, which may change where (or
@@ -515,7 +520,7 @@ impl Generator {
                 None => return,
             }
         }
-        self.apply_independent(node, units, table, parts, &order[..k]);
+        self.apply_independent(node, table, parts, &order[..k]);
     }
 
     /// Keeps the play of a sharing whose parts are all legal now, capture
@@ -547,7 +552,7 @@ impl Generator {
         for (i, &d) in parts.iter().enumerate().take(units.len()) {
             if d > 0 {
                 // (At most four units: `& 3` only spares a bounds check.)
-                steps[k & 3] = units[i].part_step(a, table.cells[i][d as usize].to, d);
+                steps[k & 3] = table.steps[i][d as usize];
                 k += 1;
             }
         }
@@ -599,7 +604,6 @@ impl Generator {
     fn apply_independent(
         &mut self,
         node: &Node,
-        units: &[Unit],
         table: &TableView,
         parts: &[u8; 4],
         moving: &[usize],
@@ -607,7 +611,7 @@ impl Generator {
         let a = node.actor;
         let ai = a.index();
         // The steps, kept until the play is found new.
-        let mut steps = [Unit::default().part_step(a, 0, 0); 4];
+        let mut steps = [NO_STEP; 4];
         let mut sum = 0;
         let mut captures = false;
         // The pieces each part moves go where it ends; which of equal pieces
@@ -616,10 +620,9 @@ impl Generator {
         for (k, &i) in moving.iter().enumerate() {
             let by = parts[i];
             let cell = &table.cells[i][by as usize];
-            let to = cell.to;
             lane = table.moved(i, by, lane);
             sum += by;
-            steps[k] = units[i].part_step(a, to, by);
+            steps[k] = table.steps[i][by as usize];
             captures |= cell.captures;
         }
         let mut pieces = lane.to_le_bytes();

@@ -494,18 +494,25 @@ impl Generator {
 
     /// The position after play `i`.
     pub fn position(&self, i: usize) -> &Position {
-        self.ended[i].get_or_init(|| {
-            let p = &self.plays[i];
-            let mut position = p.pos;
-            finish_in(&mut position, p.actor, p.captured_any);
-            let alive = self
-                .alive
-                .get_or_init(|| self.start.as_ref().and_then(Alive::at));
-            if !alive.is_some_and(|a| a.holds(&position)) {
-                mark_dead(&mut position);
-            }
-            position
-        })
+        let cell = &self.ended[i];
+        if let Some(position) = cell.get() {
+            return position;
+        }
+        // Most plays' positions are read once, so making one is the usual
+        // path here (not the cold one of `get_or_init`).
+        let p = &self.plays[i];
+        let mut position = p.pos;
+        finish_in(&mut position, p.actor, p.captured_any);
+        let alive = self
+            .alive
+            .get_or_init(|| self.start.as_ref().and_then(Alive::at));
+        if !alive.is_some_and(|a| a.holds(&position)) {
+            mark_dead(&mut position);
+        }
+        // The cell was empty, so it takes the position and holds it (the
+        // play's unfinished position is never what this returns).
+        let _ = cell.set(position);
+        cell.get().unwrap_or(&p.pos)
     }
 
     /// The plays as owned values.

@@ -18,7 +18,7 @@
 
 use rand_core::RngCore;
 
-use crate::board::{self, HOME, START};
+use crate::board::{self, HOME};
 use crate::dice::Throw;
 use crate::play::{
     destination, distance_count, finish, for_each_step_fast, for_each_unit, has_any_step_with,
@@ -26,7 +26,7 @@ use crate::play::{
     MOVED,
 };
 use crate::position::Position;
-use crate::rules::{Split, Stacking, ThrowUse};
+use crate::rules::Stacking;
 use crate::step::Declare;
 use crate::step::Step;
 
@@ -73,32 +73,11 @@ fn random_turn_with(
             obs = obstacles(&node.pos, node.actor);
         }
     }
-    // Split totals with automatic super-pieces and no splitting: the units
-    // are kept between steps (see `Units`).
-    let rules = node.pos.rules;
-    let keep_units = rules.throw == ThrowUse::Total
-        && rules.stacking == Stacking::Super
-        && rules.split == Split::Never;
-    let mut units = Units::default();
-    // Each die on its own with groups (chausar): the units follow from the
-    // squares (see `sample_group_step`).
-    let groups = rules.throw == ThrowUse::Dice && rules.stacking == Stacking::Group;
-    // Each die on its own with super-pieces or blocks (classic): the same.
-    let stacks = rules.throw == ThrowUse::Dice && !groups;
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
-        let sampled = if keep_units {
-            units.sample_step(&node, &obs, rng)
-        } else if groups {
-            sample_group_step(&node, &obs, rng)
-        } else if stacks {
-            sample_stack_step(&node, &obs, rng)
-        } else {
-            sample_step(&node, &obs, rng)
-        };
-        let step = match sampled {
+        let step = match sample_step(&node, &obs, rng) {
             Some(s) => s,
             None => {
                 let buf = &mut *scratch;
@@ -136,9 +115,6 @@ fn random_turn_with(
         let blocks = node.pos.rules.stacking == Stacking::Declare
             && (step.declare.is_some() || node.pos.is_block(node.actor, step.from));
         step_among(&mut node, &step, obs.others);
-        if keep_units {
-            units.stepped(&node, &step);
-        }
         moved = true;
         if !quiet || blocks {
             obs = obstacles(&node.pos, node.actor);
@@ -165,256 +141,6 @@ pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) 
         position: pos,
         turns,
     }
-}
-
-/// The units a playout turn's actor may move, kept between its steps where
-/// the throw is a total split among units that join automatically and never
-/// split (`throw=total`, `stacking=super`, `split=never`): a step there takes
-/// the unit it moves out of play for the turn, and the unit it lands on (the
-/// pieces there now stand with moved ones); nothing else changes. They are
-/// listed in [`for_each_unit`]'s order, so the draws are [`sample_step`]'s.
-#[derive(Default)]
-struct Units {
-    list: [Unit; 12],
-    count: usize,
-    /// Whose units, if they are listed.
-    of: Option<crate::Colour>,
-}
-
-impl Units {
-    /// [`sample_step`] with the units kept (listed first if they are not).
-    #[inline]
-    fn sample_step(
-        &mut self,
-        node: &Node,
-        obs: &Obstacles,
-        rng: &mut impl RngCore,
-    ) -> Option<Step> {
-        if self.of != Some(node.actor) {
-            self.count = 0;
-            let (list, count) = (&mut self.list, &mut self.count);
-            for_each_unit(node, |u| {
-                if *count < list.len() {
-                    list[*count] = u;
-                    *count += 1;
-                }
-            });
-            self.of = Some(node.actor);
-        }
-        // Every unit is offered every distance from 1 to the points left.
-        let pips = node.pips as u32;
-        let pairs = self.count as u32 * pips;
-        if pairs == 0 {
-            return None;
-        }
-        for _ in 0..8 {
-            let k = rng.next_u32() % pairs;
-            let u = self.list[(k / pips) as usize];
-            let by = (k % pips) as u8 + 1;
-            if let Some(to) = destination(node, obs, &u, by) {
-                return Some(Step {
-                    colour: node.actor,
-                    from: u.from,
-                    to,
-                    pieces: u.size,
-                    by,
-                    dice: 0,
-                    declare: None,
-                });
-            }
-        }
-        None
-    }
-
-    /// Takes `step`, just applied to make `node`, into account.
-    #[inline]
-    fn stepped(&mut self, node: &Node, step: &Step) {
-        if self.of != Some(step.colour) {
-            return;
-        }
-        // The Charkoni's unit stays while an unmoved piece is left there.
-        let charkoni = step.from == START && node.pos.pieces[step.colour.index()].contains(&START);
-        let mut kept = 0;
-        for i in 0..self.count {
-            let u = self.list[i];
-            if (u.from == step.from && !charkoni) || u.from == step.to {
-                continue;
-            }
-            self.list[kept] = u;
-            kept += 1;
-        }
-        self.count = kept;
-    }
-}
-
-/// [`sample_step`] where each die moves on its own and pieces stand together
-/// as groups (`throw=dice`, `stacking=group`): the units are the squares of
-/// the actor's pieces, each a single piece and, away from the Charkoni with
-/// two or more, the whole group, so a draw is found from the squares without
-/// listing the units. The same draws as [`sample_step`].
-#[inline]
-fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
-    let (squares, count) = squares(node);
-    let unit = |from, size, group_pair| Unit {
-        from,
-        size,
-        group_pair,
-    };
-    let single = distance_count(node, &unit(0, 1, false)) as u32;
-    let pair = distance_count(node, &unit(0, 1, true)) as u32;
-    let grouped = |(at, n): (u8, u8)| at != START && n >= 2;
-    let pairs: u32 = squares[..count]
-        .iter()
-        .map(|&sq| single + if grouped(sq) { pair } else { 0 })
-        .sum();
-    if pairs == 0 {
-        return None;
-    }
-    for _ in 0..8 {
-        let mut k = rng.next_u32() % pairs;
-        for &(at, n) in &squares[..count] {
-            let u = if k < single {
-                unit(at, 1, false)
-            } else {
-                k -= single;
-                if !grouped((at, n)) || k >= pair {
-                    k -= if grouped((at, n)) { pair } else { 0 };
-                    continue;
-                }
-                unit(at, n, true)
-            };
-            let (by, dice) = nth_distance(node, &u, k as u8)?;
-            if let Some(to) = destination(node, obs, &u, by) {
-                return Some(Step {
-                    colour: node.actor,
-                    from: u.from,
-                    to,
-                    pieces: u.size,
-                    by,
-                    dice,
-                    declare: None,
-                });
-            }
-            break;
-        }
-    }
-    None
-}
-
-/// The squares of the actor's pieces (progress and how many stand there) and
-/// how many, as [`for_each_unit`] finds them: sorted, the moved and those home
-/// left out.
-#[inline]
-fn squares(node: &Node) -> ([(u8, u8); 4], usize) {
-    let pieces = node.pos.pieces[node.actor.index()];
-    let mut squares = [(0u8, 0u8); 4];
-    let mut count = 0;
-    let mut i = 0;
-    while i < 4 {
-        let raw = pieces[i];
-        if raw & MOVED != 0 || raw == HOME {
-            break;
-        }
-        let mut n = 1;
-        while i + n < 4 && pieces[i + n] == raw {
-            n += 1;
-        }
-        squares[count] = (raw, n as u8);
-        count += 1;
-        i += n;
-    }
-    (squares, count)
-}
-
-/// [`sample_step`] where each die moves on its own and pieces of a colour on
-/// one square are a super-piece or a block (`throw=dice`, `stacking=super`
-/// or `declare`; no turn marks): a square's units are one piece in the
-/// Charkoni or of a block, else the whole stack and, where stacks split, each
-/// smaller part of it; every unit is offered the same distances, so a draw
-/// is found from the squares without listing the units. The same draws as
-/// [`sample_step`].
-#[inline]
-fn sample_stack_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
-    let (squares, count) = squares(node);
-    let pos = &node.pos;
-    let a = node.actor;
-    let split = pos.rules.split == Split::Top;
-    let declares = pos.rules.stacking == Stacking::Declare;
-    // Per square, how many units: a stack of n, and its parts 1..n where
-    // stacks split.
-    let mut units = [0u8; 4];
-    let mut total = 0u32;
-    for (u, &(at, n)) in units.iter_mut().zip(&squares[..count]) {
-        *u = if at == START || (declares && pos.is_block(a, at)) || !split {
-            1
-        } else {
-            n
-        };
-        total += *u as u32;
-    }
-    let single = distance_count(
-        node,
-        &Unit {
-            from: 0,
-            size: 1,
-            group_pair: false,
-        },
-    ) as u32;
-    let pairs = total * single;
-    if pairs == 0 {
-        return None;
-    }
-    for _ in 0..8 {
-        let k = rng.next_u32() % pairs;
-        let (mut j, distance) = (k / single, k % single);
-        for (&(at, n), &m) in squares[..count].iter().zip(&units) {
-            if j >= m as u32 {
-                j -= m as u32;
-                continue;
-            }
-            // The first unit of a square is the whole stack (one piece in
-            // the Charkoni or of a block), then its parts by size.
-            let size = if at == START || (declares && pos.is_block(a, at)) {
-                1
-            } else if j == 0 {
-                n
-            } else {
-                j as u8
-            };
-            let u = Unit {
-                from: at,
-                size,
-                group_pair: false,
-            };
-            let (by, dice) = nth_distance(node, &u, distance as u8)?;
-            if let Some(to) = destination(node, obs, &u, by) {
-                let own = if to == HOME {
-                    0
-                } else {
-                    let pieces = &pos.pieces[a.index()];
-                    pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
-                };
-                let declare = needs_declaration(pos, u.size, own, to).then(|| {
-                    if rng.next_u32() & 1 == 0 {
-                        Declare::Super
-                    } else {
-                        Declare::Block
-                    }
-                });
-                return Some(Step {
-                    colour: a,
-                    from: u.from,
-                    to,
-                    pieces: u.size,
-                    by,
-                    dice,
-                    declare,
-                });
-            }
-            break;
-        }
-    }
-    None
 }
 
 /// Up to eight random draws of a unit and a distance; the first legal one.
@@ -488,117 +214,4 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{Preset, Rules};
-    use rand_chacha::rand_core::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
-
-    /// The samplers that know their rules draw exactly the steps of the
-    /// plain [`sample_step`] (the same step from the same random numbers,
-    /// leaving the generator in the same state), step after step of random
-    /// turns, under every way of using the throw and of stacking.
-    #[test]
-    fn samplers_that_know_their_rules_draw_the_plain_samplers_steps() {
-        let mut checked = [0u32; 3];
-        for preset in Preset::ALL {
-            for throw in ["total", "dice"] {
-                for stacking in ["super", "group", "declare"] {
-                    for split in ["never", "top"] {
-                        let Ok(rules) = Rules::preset(preset).with_options([
-                            ("throw", throw),
-                            ("stacking", stacking),
-                            ("split", split),
-                        ]) else {
-                            continue;
-                        };
-                        let Ok(start) = Position::new(rules, 4) else {
-                            continue;
-                        };
-                        for seed in 0..4 {
-                            check_playout(&start, seed, &mut checked);
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            checked.iter().all(|&n| n > 2000),
-            "every sampler checked: {checked:?}"
-        );
-    }
-
-    /// Compares the samplers through a random game from `start`.
-    fn check_playout(start: &Position, seed: u64, checked: &mut [u32; 3]) {
-        let rules = *start.rules();
-        let kept = rules.throw == ThrowUse::Total
-            && rules.stacking == Stacking::Super
-            && rules.split == Split::Never;
-        let groups = rules.throw == ThrowUse::Dice && rules.stacking == Stacking::Group;
-        let stacks = rules.throw == ThrowUse::Dice && !groups;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut pos = *start;
-        for _ in 0..5000 {
-            if pos.to_move().is_none() {
-                break;
-            }
-            let t = throw(&pos, &mut rng);
-            let Ok(mut node) = Node::begin(&pos, t) else {
-                break;
-            };
-            let mut obs = obstacles(&node.pos, node.actor);
-            if let Some(p) = node.pass() {
-                if !has_any_step_with(&node, &obs) {
-                    node = p;
-                    obs = obstacles(&node.pos, node.actor);
-                }
-            }
-            let mut units = Units::default();
-            while node.left() {
-                let mut plain_rng = rng.clone();
-                let plain = sample_step(&node, &obs, &mut plain_rng);
-                let mut known_rng = rng.clone();
-                let known = if kept {
-                    checked[0] += 1;
-                    units.sample_step(&node, &obs, &mut known_rng)
-                } else if groups {
-                    checked[1] += 1;
-                    sample_group_step(&node, &obs, &mut known_rng)
-                } else if stacks {
-                    checked[2] += 1;
-                    sample_stack_step(&node, &obs, &mut known_rng)
-                } else {
-                    sample_step(&node, &obs, &mut known_rng)
-                };
-                assert_eq!(known, plain, "{rules:?} at {node:?}");
-                assert_eq!(known_rng.next_u64(), plain_rng.next_u64(), "{rules:?}");
-                rng = plain_rng;
-                // Go on by any legal step, drawn or not.
-                let mut steps = Vec::new();
-                for_each_step_fast(&node, &obs, |s| steps.push(s));
-                let Some(&step) = plain
-                    .as_ref()
-                    .or_else(|| steps.get(rng.next_u32() as usize % steps.len().max(1)))
-                else {
-                    match node.pass() {
-                        Some(p) => {
-                            node = p;
-                            obs = obstacles(&node.pos, node.actor);
-                            continue;
-                        }
-                        None => break,
-                    }
-                };
-                step_among(&mut node, &step, obs.others);
-                if kept {
-                    units.stepped(&node, &step);
-                }
-                obs = obstacles(&node.pos, node.actor);
-            }
-            pos = finish(&node);
-        }
-    }
 }

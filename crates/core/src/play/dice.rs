@@ -528,6 +528,7 @@ impl Generator {
     /// Searches from `child`, reached by the step `w` after its siblings
     /// `before` (a range of `dice_words`), with the steps that commute with
     /// `w` marked as leading to nodes already searched.
+    #[inline(always)]
     fn descend(
         &mut self,
         before: Range<usize>,

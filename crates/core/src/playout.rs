@@ -18,15 +18,15 @@
 
 use rand_core::RngCore;
 
-use crate::board::{self, HOME};
+use crate::board::{self, HOME, START};
 use crate::dice::Throw;
 use crate::play::{
-    destination, distance_count, finish, for_each_step_fast, for_each_unit, has_any_step_with,
+    destination_here, distance_count, finish, for_each_step_fast, for_each_unit, has_any_step_with,
     mark_dead, needs_declaration, nth_distance, obstacles, step_among, Node, Obstacles, Unit,
     MOVED,
 };
 use crate::position::Position;
-use crate::rules::Stacking;
+use crate::rules::{Split, Stacking, ThrowUse};
 use crate::step::Declare;
 use crate::step::Step;
 
@@ -46,11 +46,75 @@ pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
 pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Position {
-    random_turn_with(pos, throw, rng, &mut [None; 96])
+    let scratch = &mut [None; 96];
+    match Kind::of(pos.rules()) {
+        Kind::Kept => random_turn_with::<Units>(pos, throw, rng, scratch),
+        Kind::Groups => random_turn_with::<Groups>(pos, throw, rng, scratch),
+        Kind::Plain => random_turn_with::<Plain>(pos, throw, rng, scratch),
+    }
+}
+
+/// Which way of drawing steps serves a rule set (see [`Sampler`]).
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Split totals with automatic super-pieces and no splitting: the units
+    /// are kept between steps ([`Units`]).
+    Kept,
+    /// Each die on its own with groups (chausar): the units follow from the
+    /// squares ([`sample_group_step`]).
+    Groups,
+    /// Anything else: [`sample_step`].
+    Plain,
+}
+
+impl Kind {
+    fn of(rules: &crate::Rules) -> Kind {
+        match (rules.throw, rules.stacking) {
+            (ThrowUse::Total, Stacking::Super) if rules.split == Split::Never => Kind::Kept,
+            (ThrowUse::Dice, Stacking::Group) => Kind::Groups,
+            // (Drawing from the squares with super-pieces or blocks, as in
+            // classic, took fewer instructions but more time.)
+            _ => Kind::Plain,
+        }
+    }
+}
+
+/// A way of drawing a random step of a turn, made for the turn. Each way
+/// is its own instance of [`random_turn_with`], chosen once a playout, so
+/// that the turn's loop holds only its own.
+trait Sampler: Default {
+    /// Up to eight random draws of a unit and a distance; the first legal
+    /// one (the draws of [`sample_step`]).
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step>;
+    /// Takes `step`, just applied to make `node`, into account.
+    #[inline]
+    fn stepped(&mut self, _node: &Node, _step: &Step) {}
+}
+
+/// [`sample_step`] as a [`Sampler`].
+#[derive(Default)]
+struct Plain;
+
+impl Sampler for Plain {
+    #[inline]
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+        sample_step(node, obs, rng)
+    }
+}
+
+/// [`sample_group_step`] as a [`Sampler`].
+#[derive(Default)]
+struct Groups;
+
+impl Sampler for Groups {
+    #[inline]
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+        sample_group_step(node, obs, rng)
+    }
 }
 
 /// [`random_turn`] with a buffer for the steps of a node drawn from in full.
-fn random_turn_with(
+fn random_turn_with<S: Sampler>(
     pos: &Position,
     throw: Throw,
     rng: &mut impl RngCore,
@@ -73,11 +137,13 @@ fn random_turn_with(
             obs = obstacles(&node.pos, node.actor);
         }
     }
+    let mut sampler = S::default();
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
-        let step = match sample_step(&node, &obs, rng) {
+        let sampled = sampler.sample(&node, &obs, rng);
+        let step = match sampled {
             Some(s) => s,
             None => {
                 let buf = &mut *scratch;
@@ -115,6 +181,7 @@ fn random_turn_with(
         let blocks = node.pos.rules.stacking == Stacking::Declare
             && (step.declare.is_some() || node.pos.is_block(node.actor, step.from));
         step_among(&mut node, &step, obs.others);
+        sampler.stepped(&node, &step);
         moved = true;
         if !quiet || blocks {
             obs = obstacles(&node.pos, node.actor);
@@ -129,18 +196,187 @@ fn random_turn_with(
 
 /// Plays random turns from `start` until the game ends or `max_turns` are played.
 pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
+    match Kind::of(start.rules()) {
+        Kind::Kept => playout_with::<Units>(start, rng, max_turns),
+        Kind::Groups => playout_with::<Groups>(start, rng, max_turns),
+        Kind::Plain => playout_with::<Plain>(start, rng, max_turns),
+    }
+}
+
+/// [`random_playout`] drawing steps with `S`.
+fn playout_with<S: Sampler>(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
     let mut pos = *start;
     let mut turns = 0;
     let mut scratch = [None; 96];
     while pos.to_move().is_some() && turns < max_turns {
         let t = throw(&pos, rng);
-        pos = random_turn_with(&pos, t, rng, &mut scratch);
+        pos = random_turn_with::<S>(&pos, t, rng, &mut scratch);
         turns += 1;
     }
     Playout {
         position: pos,
         turns,
     }
+}
+
+/// The units a playout turn's actor may move, kept between its steps where
+/// the throw is a total split among units that join automatically and never
+/// split (`throw=total`, `stacking=super`, `split=never`): a step there takes
+/// the unit it moves out of play for the turn, and the unit it lands on (the
+/// pieces there now stand with moved ones); nothing else changes. They are
+/// listed in [`for_each_unit`]'s order, so the draws are [`sample_step`]'s.
+#[derive(Default)]
+struct Units {
+    list: [Unit; 12],
+    count: usize,
+    /// Whose units, if they are listed.
+    of: Option<crate::Colour>,
+}
+
+impl Sampler for Units {
+    /// [`sample_step`] with the units kept (listed first if they are not).
+    #[inline]
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+        if self.of != Some(node.actor) {
+            self.count = 0;
+            let (list, count) = (&mut self.list, &mut self.count);
+            for_each_unit(node, |u| {
+                if *count < list.len() {
+                    list[*count] = u;
+                    *count += 1;
+                }
+            });
+            self.of = Some(node.actor);
+        }
+        // Every unit is offered every distance from 1 to the points left.
+        let pips = node.pips as u32;
+        let pairs = self.count as u32 * pips;
+        if pairs == 0 {
+            return None;
+        }
+        for _ in 0..8 {
+            // The unit and distance of pair k, by subtraction (a division
+            // costs more than the few units here).
+            let mut k = rng.next_u32() % pairs;
+            let mut j = 0;
+            while k >= pips && j + 1 < self.count {
+                k -= pips;
+                j += 1;
+            }
+            let u = self.list[j];
+            let by = k as u8 + 1;
+            if let Some(to) = destination_here(node, obs, &u, by) {
+                return Some(Step {
+                    colour: node.actor,
+                    from: u.from,
+                    to,
+                    pieces: u.size,
+                    by,
+                    dice: 0,
+                    declare: None,
+                });
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn stepped(&mut self, node: &Node, step: &Step) {
+        if self.of != Some(step.colour) {
+            return;
+        }
+        // The Charkoni's unit stays while an unmoved piece is left there.
+        let charkoni = step.from == START && node.pos.pieces[step.colour.index()].contains(&START);
+        let mut kept = 0;
+        for i in 0..self.count {
+            let u = self.list[i];
+            if (u.from == step.from && !charkoni) || u.from == step.to {
+                continue;
+            }
+            self.list[kept] = u;
+            kept += 1;
+        }
+        self.count = kept;
+    }
+}
+
+/// [`sample_step`] where each die moves on its own and pieces stand together
+/// as groups (`throw=dice`, `stacking=group`): the units are the squares of
+/// the actor's pieces, each a single piece and, away from the Charkoni with
+/// two or more, the whole group, so a draw is found from the squares without
+/// listing the units. The same draws as [`sample_step`].
+#[inline]
+fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    let (squares, count) = squares(node);
+    let unit = |from, size, group_pair| Unit {
+        from,
+        size,
+        group_pair,
+    };
+    let single = distance_count(node, &unit(0, 1, false)) as u32;
+    let pair = distance_count(node, &unit(0, 1, true)) as u32;
+    let grouped = |(at, n): (u8, u8)| at != START && n >= 2;
+    let pairs: u32 = squares[..count]
+        .iter()
+        .map(|&sq| single + if grouped(sq) { pair } else { 0 })
+        .sum();
+    if pairs == 0 {
+        return None;
+    }
+    for _ in 0..8 {
+        let mut k = rng.next_u32() % pairs;
+        for &(at, n) in &squares[..count] {
+            let u = if k < single {
+                unit(at, 1, false)
+            } else {
+                k -= single;
+                if !grouped((at, n)) || k >= pair {
+                    k -= if grouped((at, n)) { pair } else { 0 };
+                    continue;
+                }
+                unit(at, n, true)
+            };
+            let (by, dice) = nth_distance(node, &u, k as u8)?;
+            if let Some(to) = destination_here(node, obs, &u, by) {
+                return Some(Step {
+                    colour: node.actor,
+                    from: u.from,
+                    to,
+                    pieces: u.size,
+                    by,
+                    dice,
+                    declare: None,
+                });
+            }
+            break;
+        }
+    }
+    None
+}
+
+/// The squares of the actor's pieces (progress and how many stand there) and
+/// how many, as [`for_each_unit`] finds them: sorted, the moved and those home
+/// left out.
+#[inline]
+fn squares(node: &Node) -> ([(u8, u8); 4], usize) {
+    let pieces = node.pos.pieces[node.actor.index()];
+    let mut squares = [(0u8, 0u8); 4];
+    let mut count = 0;
+    let mut i = 0;
+    while i < 4 {
+        let raw = pieces[i];
+        if raw & MOVED != 0 || raw == HOME {
+            break;
+        }
+        let mut n = 1;
+        while i + n < 4 && pieces[i + n] == raw {
+            n += 1;
+        }
+        squares[count] = (raw, n as u8);
+        count += 1;
+        i += n;
+    }
+    (squares, count)
 }
 
 /// Up to eight random draws of a unit and a distance; the first legal one.
@@ -186,7 +422,7 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
                 continue;
             }
             let (by, dice) = nth_distance(node, u, k as u8)?;
-            if let Some(to) = destination(node, obs, u, by) {
+            if let Some(to) = destination_here(node, obs, u, by) {
                 let own = if to == HOME {
                     0
                 } else {
@@ -214,4 +450,113 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Preset, Rules};
+    use rand_chacha::rand_core::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The samplers that know their rules draw exactly the steps of the
+    /// plain [`sample_step`] (the same step from the same random numbers,
+    /// leaving the generator in the same state), step after step of random
+    /// turns, under every way of using the throw and of stacking.
+    #[test]
+    fn samplers_that_know_their_rules_draw_the_plain_samplers_steps() {
+        let mut checked = [0u32; 2];
+        for preset in Preset::ALL {
+            for throw in ["total", "dice"] {
+                for stacking in ["super", "group", "declare"] {
+                    for split in ["never", "top"] {
+                        let Ok(rules) = Rules::preset(preset).with_options([
+                            ("throw", throw),
+                            ("stacking", stacking),
+                            ("split", split),
+                        ]) else {
+                            continue;
+                        };
+                        let Ok(start) = Position::new(rules, 4) else {
+                            continue;
+                        };
+                        for seed in 0..4 {
+                            check_playout(&start, seed, &mut checked);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 2000),
+            "every sampler checked: {checked:?}"
+        );
+    }
+
+    /// Compares the samplers through a random game from `start`.
+    fn check_playout(start: &Position, seed: u64, checked: &mut [u32; 2]) {
+        let rules = *start.rules();
+        let kept = rules.throw == ThrowUse::Total
+            && rules.stacking == Stacking::Super
+            && rules.split == Split::Never;
+        let groups = rules.throw == ThrowUse::Dice && rules.stacking == Stacking::Group;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = *start;
+        for _ in 0..5000 {
+            if pos.to_move().is_none() {
+                break;
+            }
+            let t = throw(&pos, &mut rng);
+            let Ok(mut node) = Node::begin(&pos, t) else {
+                break;
+            };
+            let mut obs = obstacles(&node.pos, node.actor);
+            if let Some(p) = node.pass() {
+                if !has_any_step_with(&node, &obs) {
+                    node = p;
+                    obs = obstacles(&node.pos, node.actor);
+                }
+            }
+            let mut units = Units::default();
+            while node.left() {
+                let mut plain_rng = rng.clone();
+                let plain = sample_step(&node, &obs, &mut plain_rng);
+                let mut known_rng = rng.clone();
+                let known = if kept {
+                    checked[0] += 1;
+                    units.sample(&node, &obs, &mut known_rng)
+                } else if groups {
+                    checked[1] += 1;
+                    sample_group_step(&node, &obs, &mut known_rng)
+                } else {
+                    sample_step(&node, &obs, &mut known_rng)
+                };
+                assert_eq!(known, plain, "{rules:?} at {node:?}");
+                assert_eq!(known_rng.next_u64(), plain_rng.next_u64(), "{rules:?}");
+                rng = plain_rng;
+                // Go on by any legal step, drawn or not.
+                let mut steps = Vec::new();
+                for_each_step_fast(&node, &obs, |s| steps.push(s));
+                let Some(&step) = plain
+                    .as_ref()
+                    .or_else(|| steps.get(rng.next_u32() as usize % steps.len().max(1)))
+                else {
+                    match node.pass() {
+                        Some(p) => {
+                            node = p;
+                            obs = obstacles(&node.pos, node.actor);
+                            continue;
+                        }
+                        None => break,
+                    }
+                };
+                step_among(&mut node, &step, obs.others);
+                if kept {
+                    units.stepped(&node, &step);
+                }
+                obs = obstacles(&node.pos, node.actor);
+            }
+            pos = finish(&node);
+        }
+    }
 }

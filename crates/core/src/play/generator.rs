@@ -72,7 +72,7 @@ fn commute(a: u64, b: u64) -> bool {
 }
 
 /// A play found: where its steps start in [`Generator`]'s list and how many,
-/// and what its end position is made from (see [`finish_parts`]).
+/// and what its end position is made from (see [`super::apply::finish_in`]).
 #[derive(Clone, Copy)]
 pub(super) struct Listed {
     /// Where the steps start in the list, or with [`SHORT`] in `len`, the

@@ -63,8 +63,8 @@ pub use generator::{legal_plays, Generator};
 pub(crate) use node::{Node, FRESH, MOVED};
 pub(crate) use obstacles::{obstacles, Obstacles};
 pub(crate) use steps::{
-    destination, distance_count, for_each_step_fast, for_each_unit, has_any_step_with, is_dead,
-    needs_declaration, nth_distance, Unit,
+    destination_here, distance_count, for_each_step_fast, for_each_unit, has_any_step_with,
+    is_dead, needs_declaration, nth_distance, Unit,
 };
 pub use turn::{apply_play, Turn};
 

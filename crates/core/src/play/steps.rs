@@ -384,11 +384,14 @@ fn span(lo: u8, hi: u8) -> u128 {
     }
 }
 
-/// Where a unit moving `by` from the node goes, if it may: what
-/// [`check_move`] finds, without saying why not, for the fast paths. The
-/// property test `destination_is_check_move` holds the two together.
-#[inline]
-pub(crate) fn destination(node: &Node, obstacles: &Obstacles, unit: &Unit, by: u8) -> Option<u8> {
+/// Makes the function of [`destination`] under a name with attributes: the
+/// one body, inlined where the compiler finds it worth it (`destination`,
+/// for the listings) or always (`destination_here`, a playout's draws,
+/// where it is most of the loop).
+macro_rules! destination_fn {
+    ($(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        pub(crate) fn $name(node: &Node, obstacles: &Obstacles, unit: &Unit, by: u8) -> Option<u8> {
     let pos = &node.pos;
     let a = node.actor;
     let from = unit.from;
@@ -450,6 +453,22 @@ pub(crate) fn destination(node: &Node, obstacles: &Obstacles, unit: &Unit, by: u
         .ok()
         .map(|_| q)
 }
+    };
+}
+
+destination_fn!(
+    /// Where a unit moving `by` from the node goes, if it may: what
+    /// [`check_move`] finds, without saying why not, for the fast paths. The
+    /// property test `destination_is_check_move` holds the two together.
+    #[inline]
+    destination
+);
+
+destination_fn!(
+    /// [`destination`], always inlined.
+    #[inline(always)]
+    destination_here
+);
 
 /// Calls `f` with every step the node allows (before the maximum-use rule).
 pub(crate) fn for_each_step(node: &Node, f: impl FnMut(Step)) {

@@ -496,10 +496,7 @@ mod tests {
     /// Compares the samplers through a random game from `start`.
     fn check_playout(start: &Position, seed: u64, checked: &mut [u32; 2]) {
         let rules = *start.rules();
-        let kept = rules.throw == ThrowUse::Total
-            && rules.stacking == Stacking::Super
-            && rules.split == Split::Never;
-        let groups = rules.throw == ThrowUse::Dice && rules.stacking == Stacking::Group;
+        let kind = Kind::of(&rules);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut pos = *start;
         for _ in 0..5000 {
@@ -507,6 +504,7 @@ mod tests {
                 break;
             }
             let t = throw(&pos, &mut rng);
+            // The turn's start as `random_turn_with` makes it.
             let Ok(mut node) = Node::begin(&pos, t) else {
                 break;
             };
@@ -522,14 +520,16 @@ mod tests {
                 let mut plain_rng = rng.clone();
                 let plain = sample_step(&node, &obs, &mut plain_rng);
                 let mut known_rng = rng.clone();
-                let known = if kept {
-                    checked[0] += 1;
-                    units.sample(&node, &obs, &mut known_rng)
-                } else if groups {
-                    checked[1] += 1;
-                    sample_group_step(&node, &obs, &mut known_rng)
-                } else {
-                    sample_step(&node, &obs, &mut known_rng)
+                let known = match kind {
+                    Kind::Kept => {
+                        checked[0] += 1;
+                        units.sample(&node, &obs, &mut known_rng)
+                    }
+                    Kind::Groups => {
+                        checked[1] += 1;
+                        Groups.sample(&node, &obs, &mut known_rng)
+                    }
+                    Kind::Plain => Plain.sample(&node, &obs, &mut known_rng),
                 };
                 assert_eq!(known, plain, "{rules:?} at {node:?}");
                 assert_eq!(known_rng.next_u64(), plain_rng.next_u64(), "{rules:?}");
@@ -551,9 +551,7 @@ mod tests {
                     }
                 };
                 step_among(&mut node, &step, obs.others);
-                if kept {
-                    units.stepped(&node, &step);
-                }
+                units.stepped(&node, &step);
                 obs = obstacles(&node.pos, node.actor);
             }
             pos = finish(&node);

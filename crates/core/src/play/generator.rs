@@ -159,8 +159,8 @@ pub struct Generator {
     alive: OnceCell<Option<Alive>>,
     /// The best use of the throw found so far.
     pub(super) best: Option<Usage>,
-    pub(super) start_overdue: [u8; 2],
-    pub(super) mover: Option<Colour>,
+    start_overdue: [u8; 2],
+    mover: Option<Colour>,
 }
 
 impl Generator {
@@ -345,13 +345,20 @@ impl Generator {
     /// the best, and no play found before ends where it does.
     #[inline(always)]
     fn new_leaf(&mut self, node: &Node) -> bool {
+        let usage = self.leaf_usage(node);
+        self.admit(usage) && self.found.insert(end_key(node))
+    }
+
+    /// How the play ending at `node` uses the throw: dice, pips and the
+    /// overdue blocks it breaks.
+    #[inline(always)]
+    pub(super) fn leaf_usage(&self, node: &Node) -> Usage {
         let mover = self.mover.unwrap_or(node.actor);
-        let usage = (
+        (
             node.used_dice,
             node.used_pips,
             broken(&self.start_overdue, node, mover),
-        );
-        self.admit(usage) && self.found.insert(end_key(node))
+        )
     }
 
     /// Whether a play using the throw as `usage` says is kept: as well as the
@@ -430,11 +437,10 @@ impl Generator {
     /// they end.
     pub(super) fn ends(&self, node: &Node) -> Ends {
         let (_, blocks, tail) = end_key(node);
-        let mover = self.mover.unwrap_or(node.actor);
         Ends {
             blocks,
             tail,
-            broken: broken(&self.start_overdue, node, mover),
+            broken: self.leaf_usage(node).2,
         }
     }
 

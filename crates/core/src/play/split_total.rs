@@ -12,7 +12,7 @@ use crate::step::{Illegal, Step};
 use super::apply::{apply, capture_among, end_key};
 use super::generator::{Generator, NO_STEP};
 use super::keys::KeySet;
-use super::node::{broken, Node, Part, Usage};
+use super::node::{Node, Part, Usage};
 use super::obstacles::obstacles;
 use super::steps::{advance, check_move, destination, for_each_unit, Unit};
 use super::MOVED;
@@ -591,12 +591,7 @@ impl Generator {
     /// Whether the play ending at `node` in a split-total listing is kept:
     /// [`Generator::new_leaf`] with the keys of [`Generator::found_total`].
     fn new_total_leaf(&mut self, node: &Node) -> bool {
-        let mover = self.mover.unwrap_or(node.actor);
-        let usage = (
-            node.used_dice,
-            node.used_pips,
-            broken(&self.start_overdue, node, mover),
-        );
+        let usage = self.leaf_usage(node);
         self.admit_total(usage) && self.found_total(end_key(node))
     }
 

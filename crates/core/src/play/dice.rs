@@ -10,8 +10,8 @@
 //!   offers (its distinct dice, its equal pair) is listed once per listing.
 //! - Each unit's check for each distance is remembered in a table indexed by
 //!   the unit and the distance, valid while the obstacle table is the same.
-//! - A *quiet* step (it lands where no other colour stands and neither declares
-//!   nor leaves a block) changes only the actor's pieces and the dice: the node
+//! - A *quiet* step (it lands where no enemy stands and neither makes nor
+//!   leaves a block) changes only the actor's pieces and the dice: the node
 //!   it leads to is made by moving the pieces, not by applying the step in full.
 //! - The second order of two independent steps is not searched (see
 //!   [`commute`]): the node it reaches is one an earlier branch searched.
@@ -38,8 +38,9 @@ use super::steps::{destination, Unit};
 /// in the top byte whether it is quiet ([`QUIET`]).
 type Word = u64;
 
-/// The flag of a [`Word`] whose step is quiet: it lands where no other colour
-/// stands, so it captures nothing, and it neither declares nor leaves a block.
+/// The flag of a [`Word`] whose step is quiet: it lands where no enemy stands
+/// (alone, or beside the partner's pieces), so it captures nothing, and it
+/// neither declares nor leaves a block (declaring a super-piece is quiet).
 /// It changes nothing but the actor's pieces and the dice.
 const QUIET: u8 = 1;
 
@@ -277,6 +278,9 @@ struct Here<'a> {
     node: &'a Node,
     obstacles: &'a Obstacles,
     generation: u32,
+    /// The squares where the actor's enemies stand: the obstacles' `others`
+    /// without the partner's (landing beside a partner changes nothing).
+    foes: u128,
     /// The actor's colour as a step's first byte.
     colour: u8,
     /// The actor's pieces.
@@ -290,9 +294,10 @@ impl Here<'_> {
     #[inline(always)]
     fn word(&self, unit: &Unit, to: u8, by: u8, dice: u8, slot: u8, declare: u8) -> Word {
         let a = self.node.actor;
-        let alone = to == HOME || (self.obstacles.others >> board::sq(a.index(), to)) & 1 == 0;
-        let blocks =
-            self.declares && (declare != NO_DECLARATION || self.node.pos.is_block(a, unit.from));
+        let alone = to == HOME || (self.foes >> board::sq(a.index(), to)) & 1 == 0;
+        // Declaring a super-piece only moves the pieces; a block is kept
+        // apart from them (`Position::blocks`).
+        let blocks = self.declares && (declare == BLOCK || self.node.pos.is_block(a, unit.from));
         let quiet = if alone && !blocks { QUIET } else { 0 };
         u64::from_le_bytes([
             self.colour,
@@ -356,6 +361,23 @@ impl DiceSearch {
             }
         }
     }
+}
+
+/// The squares among `others` (where pieces of other colours stand) that hold
+/// enemies of the node's actor: all but the partner's.
+#[inline]
+fn foes(node: &Node, others: u128) -> u128 {
+    let pos = &node.pos;
+    let partner = node.actor.partner();
+    if !pos.teams || others == 0 || !pos.present.has(partner) {
+        return others;
+    }
+    let pi = partner.index();
+    let theirs = pos.pieces[pi]
+        .iter()
+        .fold(0u128, |m, &p| m | board::square_bit(pi, p));
+    // Partners never share a square with enemies.
+    others & !theirs
 }
 
 /// The actor's pieces after a quiet step: `size` of those at `from` go to `to`.
@@ -464,6 +486,7 @@ impl Generator {
             node,
             obstacles: &obs,
             generation,
+            foes: foes(node, obs.others),
             colour: node.actor as u8,
             pieces: node.pos.pieces[ai],
             declares: node.pos.rules.stacking == Stacking::Declare,

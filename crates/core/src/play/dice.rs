@@ -27,7 +27,7 @@ use crate::rules::{Split, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
 
-use super::apply::apply_among;
+use super::apply::{apply_among, bytes_equal};
 use super::generator::{Ends, Generator, NO_STEP};
 use super::node::Node;
 use super::obstacles::Obstacles;
@@ -352,7 +352,7 @@ impl DiceSearch {
             if here.declares
                 && unit.size == 1
                 && to != HOME
-                && here.pieces.iter().map(|p| (*p == to) as u8).sum::<u8>() == 1
+                && bytes_equal(u32::from_le_bytes(here.pieces), to).count_ones() == 1
             {
                 push(here.word(&unit, to, by, 1, slot, SUPER));
                 push(here.word(&unit, to, by, 1, slot, BLOCK));
@@ -460,25 +460,26 @@ impl Generator {
     }
 
     /// [`Generator::search_dice`] with the obstacle table of the node's parent
-    /// when the step from it was quiet (the table is the same).
+    /// and the squares of its actor's enemies when the step from it was quiet
+    /// (they are the same).
     fn search_dice_with(
         &mut self,
         node: &Node,
         mask: u8,
         earlier: Range<usize>,
-        table: Option<(u32, &Obstacles)>,
+        table: Option<(u32, &Obstacles, u128)>,
     ) {
         if mask == 0 {
             // Nothing left to use or to pass: the play ends here.
             self.dice_leaf(node, None);
             return;
         }
-        let (generation, obs) = match table {
-            Some((generation, obs)) => (generation, *obs),
+        let (generation, obs, foes) = match table {
+            Some((generation, obs, foes)) => (generation, *obs, foes),
             None => {
                 // The table is copied out so that the search may go on using the cache.
                 let (generation, obs) = self.obstacles.table(node);
-                (generation, *obs)
+                (generation, *obs, foes(node, obs.others))
             }
         };
         let ai = node.actor.index();
@@ -486,7 +487,7 @@ impl Generator {
             node,
             obstacles: &obs,
             generation,
-            foes: foes(node, obs.others),
+            foes,
             colour: node.actor as u8,
             pieces: node.pos.pieces[ai],
             declares: node.pos.rules.stacking == Stacking::Declare,
@@ -531,7 +532,7 @@ impl Generator {
                 child.used_dice += dice;
                 child.used_pips += by;
                 if self.seen.insert(child.key()) {
-                    let same = Some((generation, &obs));
+                    let same = Some((generation, &obs, foes));
                     self.descend(first..first + j, w, earlier.clone(), &child, left, same);
                 }
                 continue;
@@ -559,7 +560,7 @@ impl Generator {
         earlier: Range<usize>,
         child: &Node,
         left: u8,
-        table: Option<(u32, &Obstacles)>,
+        table: Option<(u32, &Obstacles, u128)>,
     ) {
         let start = self.earlier.len();
         for i in before {

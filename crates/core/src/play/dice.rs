@@ -563,16 +563,19 @@ impl Generator {
         table: Option<(u32, &Obstacles, u128)>,
     ) {
         let start = self.earlier.len();
-        for i in before {
-            let e = self.dice_words[i];
-            if commute(e, w) {
-                self.earlier.push(e);
+        // Only quiet steps commute.
+        if (w >> 56) as u8 & QUIET != 0 {
+            for i in before {
+                let e = self.dice_words[i];
+                if commute(e, w) {
+                    self.earlier.push(e);
+                }
             }
-        }
-        for i in earlier {
-            let e = self.earlier[i];
-            if commute(e, w) {
-                self.earlier.push(e);
+            for i in earlier {
+                let e = self.earlier[i];
+                if commute(e, w) {
+                    self.earlier.push(e);
+                }
             }
         }
         let end = self.earlier.len();

@@ -167,6 +167,18 @@ pub(super) struct DiceSearch {
     stamps: Vec<u32>,
     /// Per remembered check, the destination (0: not allowed).
     dests: Vec<u8>,
+    /// The offers of every throw met so far, by [`throw_index`].
+    known: Vec<Option<[Offer; 8]>>,
+}
+
+/// Throws of dice up to this many pips have their offers kept.
+const KEPT_PIPS: usize = 8;
+
+/// Where a throw's offers are kept in [`DiceSearch::known`], if they are.
+#[inline]
+fn throw_index(dice: [u8; 3]) -> Option<usize> {
+    let [x, y, z] = dice.map(usize::from);
+    (x < KEPT_PIPS && y < KEPT_PIPS && z < KEPT_PIPS).then_some((x * KEPT_PIPS + y) * KEPT_PIPS + z)
 }
 
 impl DiceSearch {
@@ -176,6 +188,7 @@ impl DiceSearch {
         if self.stamps.is_empty() {
             self.stamps = vec![u32::MAX; MEMO_LEN];
             self.dests = vec![0; MEMO_LEN];
+            self.known = vec![None; KEPT_PIPS * KEPT_PIPS * KEPT_PIPS];
         } else if forget {
             self.stamps.iter_mut().for_each(|s| *s = u32::MAX);
         }
@@ -183,6 +196,11 @@ impl DiceSearch {
             return;
         }
         self.throw = dice;
+        let index = throw_index(dice);
+        if let Some(offers) = index.and_then(|i| self.known.get(i).copied().flatten()) {
+            self.offers = offers;
+            return;
+        }
         let mut distinct = [0u8; 3];
         let mut n = 0;
         for &d in &dice {
@@ -232,6 +250,9 @@ impl DiceSearch {
                 o.after[PAIR_SLOT as usize] = without(mask, o.pair / 2, 2);
             }
             self.offers[mask] = o;
+        }
+        if let Some(slot) = index.and_then(|i| self.known.get_mut(i)) {
+            *slot = Some(self.offers);
         }
     }
 

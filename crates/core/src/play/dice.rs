@@ -167,18 +167,9 @@ pub(super) struct DiceSearch {
     stamps: Vec<u32>,
     /// Per remembered check, the destination (0: not allowed).
     dests: Vec<u8>,
-    /// The offers of every throw met so far, by [`throw_index`].
-    known: Vec<Option<[Offer; 8]>>,
-}
-
-/// Throws of dice up to this many pips have their offers kept.
-const KEPT_PIPS: usize = 8;
-
-/// Where a throw's offers are kept in [`DiceSearch::known`], if they are.
-#[inline]
-fn throw_index(dice: [u8; 3]) -> Option<usize> {
-    let [x, y, z] = dice.map(usize::from);
-    (x < KEPT_PIPS && y < KEPT_PIPS && z < KEPT_PIPS).then_some((x * KEPT_PIPS + y) * KEPT_PIPS + z)
+    /// The offers of every throw met so far, with its dice (a game meets
+    /// the 20 distinct throws of its faces: a short list).
+    known: Vec<([u8; 3], [Offer; 8])>,
 }
 
 impl DiceSearch {
@@ -188,7 +179,6 @@ impl DiceSearch {
         if self.stamps.is_empty() {
             self.stamps = vec![u32::MAX; MEMO_LEN];
             self.dests = vec![0; MEMO_LEN];
-            self.known = vec![None; KEPT_PIPS * KEPT_PIPS * KEPT_PIPS];
         } else if forget {
             self.stamps.iter_mut().for_each(|s| *s = u32::MAX);
         }
@@ -196,9 +186,8 @@ impl DiceSearch {
             return;
         }
         self.throw = dice;
-        let index = throw_index(dice);
-        if let Some(offers) = index.and_then(|i| self.known.get(i).copied().flatten()) {
-            self.offers = offers;
+        if let Some((_, offers)) = self.known.iter().find(|(t, _)| *t == dice) {
+            self.offers = *offers;
             return;
         }
         let mut distinct = [0u8; 3];
@@ -251,9 +240,7 @@ impl DiceSearch {
             }
             self.offers[mask] = o;
         }
-        if let Some(slot) = index.and_then(|i| self.known.get_mut(i)) {
-            *slot = Some(self.offers);
-        }
+        self.known.push((dice, self.offers));
     }
 
     /// The mask of the throw's dice that `dice` (as a node holds them) leaves.

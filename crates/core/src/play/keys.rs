@@ -29,20 +29,19 @@ pub(crate) struct KeySet<K: SetKey = Key> {
 /// Slots of a new table (a power of two).
 const FIRST: usize = 256;
 
-#[inline]
-fn mix(h: u64, w: u64) -> u64 {
-    (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-}
-
 impl SetKey for Key {
     #[inline]
     fn hash(&self) -> u64 {
         let k = self;
-        let mut h = mix(0, k.0 as u64);
-        h = mix(h, (k.0 >> 64) as u64);
-        h = mix(h, k.1 as u64);
-        h = mix(h, (k.1 >> 64) as u64);
-        h = mix(h, k.2);
+        // Each word by its own odd constant, the products summed (they do
+        // not wait for each other), then mixed once more.
+        let h = (k.0 as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(((k.0 >> 64) as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+            .wrapping_add((k.1 as u64).wrapping_mul(0x1656_67b1_9e37_79f9))
+            .wrapping_add(((k.1 >> 64) as u64).wrapping_mul(0x85eb_ca77_c2b2_ae63))
+            .wrapping_add(k.2.wrapping_mul(0x27d4_eb2f_1656_67c5));
+        let h = (h ^ (h >> 31)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         // The top bits are the best mixed.
         h.rotate_left(26)
     }

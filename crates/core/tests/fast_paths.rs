@@ -8,7 +8,7 @@ mod common;
 use std::collections::HashSet;
 
 use chaupar_core::dice::distinct_throws;
-use chaupar_core::{Generator, Position, Preset, Rules};
+use chaupar_core::{Colour, Generator, Position, Preset, Rules};
 use common::position_after;
 use proptest::prelude::*;
 
@@ -150,4 +150,38 @@ proptest! {
             }
         }
     }
+}
+
+/// Rules: partners share squares without capturing (`teams`), an enemy's
+/// single is captured, and with `stacking=declare` a piece landing on its own
+/// single declares a super-piece or a block. The each-die search makes the
+/// steps beside the partner and the declarations of super-pieces by moving
+/// the mover's pieces (they are quiet), and the others in full: its plays
+/// are still the plain search's, in order and step for step, and the throw
+/// reaches every kind.
+#[test]
+fn steps_beside_the_partner_and_declarations_list_the_plain_searchs_plays() {
+    // Yellow 10 + 5 lands beside Black (Yellow's partner); 20 + 6 lands on
+    // Yellow's own single at 26; 20 + 2 takes Red's single (no castle).
+    let black = common::meet(Colour::Yellow, 15, Colour::Black);
+    let red = common::meet(Colour::Yellow, 22, Colour::Red);
+    let text = format!("classic 4 y Y10,20,26,33/R{red},7,23,24/B{black},6,7,23/G6,7,23,24 - -");
+    let pos = common::pos(&text);
+    let (mut fast, mut plain) = (Generator::new(), Generator::new());
+    let t = common::throw(6, 5, 2);
+    let n = fast.generate(&pos, t).unwrap();
+    assert_eq!(n, plain.generate_reference(&pos, t).unwrap(), "{text}");
+    let (mut beside, mut declared, mut captured) = (false, false, false);
+    for i in 0..n {
+        assert_eq!(fast.steps(i), plain.steps(i), "{text}: play {i}");
+        assert_eq!(fast.position(i), plain.position(i), "{text}: play {i}");
+        for s in fast.steps(i) {
+            beside |= s.colour == Colour::Yellow && s.to == 15;
+            declared |= s.declare.is_some();
+        }
+        captured |= !fast.position(i).pieces(Colour::Red).contains(&red);
+    }
+    assert!(beside, "some play lands beside the partner");
+    assert!(declared, "some play declares");
+    assert!(captured, "some play captures");
 }

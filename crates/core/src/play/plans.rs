@@ -766,6 +766,30 @@ impl Plans {
                     k[o[0] as usize] << 24 | k[o[1] as usize] << 12 | k[o[2] as usize],
                 )
             }
+            // Two pieces: their steps merged, the first piece's on a tie (as
+            // the general case below picks).
+            2 => {
+                let ((a, la), (b, lb)) = (path(0), path(1));
+                let (ka, kb) = (a.keys, b.keys);
+                let mut picks = [(0u8, 0u8); 3];
+                let (mut i, mut j) = (0u8, 0u8);
+                let mut seq = 0u64;
+                let total = (la + lb) as usize;
+                for (t, pick) in picks.iter_mut().enumerate().take(total) {
+                    let first = i < la && (j >= lb || ka[i as usize] <= kb[j as usize]);
+                    let key = if first {
+                        *pick = (0, i);
+                        i += 1;
+                        ka[(i - 1) as usize]
+                    } else {
+                        *pick = (1, j);
+                        j += 1;
+                        kb[(j - 1) as usize]
+                    };
+                    seq |= key << (24 - 12 * t);
+                }
+                (picks, total, seq)
+            }
             _ => {
                 let mut picks = [(0u8, 0u8); 3];
                 let mut heads = [0u8; 3];

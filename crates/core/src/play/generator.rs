@@ -16,11 +16,11 @@ use crate::Colour;
 use super::alive::Alive;
 use super::apply::{apply_among, end_key, finish_in, mark_dead};
 use super::dice::{DicePath, DiceSearch};
-use super::keys::KeySet;
+use super::keys::{EndKeys, KeySet};
 use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
 use super::plans::Plans;
-use super::split_total::{total_fast, TotalStart};
+use super::split_total::total_fast;
 use super::steps::{for_each_step_remembered, for_each_step_with, StepMemo};
 use super::{Play, PlayError};
 
@@ -136,12 +136,9 @@ pub struct Generator {
     /// Whether the search skips those steps (not in the reference search).
     prune: bool,
     /// The keys of the positions the plays found lead to.
-    pub(super) found: KeySet,
+    pub(super) found: EndKeys,
     /// Listing by plans: what it keeps.
     pub(super) plans: Plans,
-    /// Split totals: the start's key and the plays that move only the
-    /// mover's pieces.
-    pub(super) total: TotalStart,
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
@@ -192,7 +189,7 @@ impl Generator {
         self.start = Some(*pos);
         self.alive = OnceCell::new();
         self.seen.clear();
-        self.found.clear();
+        self.found.begin(end_key(&node), node.actor.index());
         self.path.clear();
         self.children.clear();
         self.earlier.clear();
@@ -222,7 +219,7 @@ impl Generator {
             self.search(&node, 0..0);
         }
         if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
-            self.decline(&node, by_total);
+            self.decline(&node);
         }
         self.ended.clear();
         self.ended.resize_with(self.plays.len(), OnceCell::new);
@@ -231,16 +228,9 @@ impl Generator {
 
     /// Adds the play where the partner declines a finished player's throw
     /// (`node`, the listing's start), if no play ends where it does.
-    /// `by_total`: the listing is by split totals, whose keys are kept as
-    /// [`Generator::found_total`] says.
     #[cold]
-    fn decline(&mut self, node: &Node, by_total: bool) {
-        let new = if by_total {
-            self.found_total(end_key(node))
-        } else {
-            self.found.insert(end_key(node))
-        };
-        if new {
+    fn decline(&mut self, node: &Node) {
+        if self.found.insert(end_key(node)) {
             self.plays.push(Listed {
                 start: self.steps.len() as u32,
                 len: 0,
@@ -344,7 +334,7 @@ impl Generator {
     /// Whether the play ending at `node` is kept: it uses the throw as well as
     /// the best, and no play found before ends where it does.
     #[inline(always)]
-    fn new_leaf(&mut self, node: &Node) -> bool {
+    pub(super) fn new_leaf(&mut self, node: &Node) -> bool {
         let usage = self.leaf_usage(node);
         self.admit(usage) && self.found.insert(end_key(node))
     }

@@ -117,6 +117,79 @@ impl<K: SetKey> KeySet<K> {
     }
 }
 
+/// The end keys of a listing's plays. Most plays change only the mover's
+/// pieces: their keys are the listing's start key with the mover's lane of
+/// the first word changed, and they are kept by that lane alone (a one-word
+/// key: a cheaper hash and a smaller slot); every other key is kept whole.
+/// Equal keys always go to the same set.
+#[derive(Default)]
+pub(crate) struct EndKeys {
+    /// The start's key with the mover's lane cleared.
+    base: Key,
+    /// The mover's lane: its shift in the first word.
+    shift: u32,
+    /// The keys that differ from the start's only in the mover's lane, by
+    /// that lane.
+    moving: KeySet<u32>,
+    /// Every other key.
+    whole: KeySet,
+}
+
+impl EndKeys {
+    /// Forgets every key and takes a new start: `start`'s key, whose mover
+    /// has colour index `mover` (0–3).
+    #[inline]
+    pub(crate) fn begin(&mut self, start: Key, mover: usize) {
+        self.shift = 32 * (mover as u32 & 3);
+        self.base = (start.0 & !self.lane(), start.1, start.2);
+        self.clear();
+    }
+
+    /// The mover's lane of a first word.
+    #[inline]
+    fn lane(&self) -> u128 {
+        0xffff_ffffu128 << self.shift
+    }
+
+    /// Forgets every key (the start stays).
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.moving.clear();
+        self.whole.clear();
+    }
+
+    /// Adds `key`; whether it was not there yet.
+    #[inline]
+    pub(crate) fn insert(&mut self, key: Key) -> bool {
+        self.entry(key, 0).is_none()
+    }
+
+    /// Adds `key` with `value` if it is not there yet (None); the value kept
+    /// with it if it is.
+    #[inline(always)]
+    pub(crate) fn entry(&mut self, key: Key, value: u32) -> Option<u32> {
+        if key.0 & !self.lane() == self.base.0 && key.1 == self.base.1 && key.2 == self.base.2 {
+            self.moving.entry((key.0 >> self.shift) as u32, value)
+        } else {
+            self.whole.entry(key, value)
+        }
+    }
+
+    /// [`EndKeys::entry`] of the key that is the start's with the mover's
+    /// pieces `pieces` (four progress bytes).
+    #[inline]
+    pub(crate) fn entry_moving(&mut self, pieces: u32, value: u32) -> Option<u32> {
+        self.moving.entry(pieces, value)
+    }
+
+    /// [`EndKeys::insert`] of the key that is the start's with the mover's
+    /// pieces `pieces`.
+    #[inline]
+    pub(crate) fn insert_moving(&mut self, pieces: u32) -> bool {
+        self.moving.insert(pieces)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +233,39 @@ mod tests {
         }
         for i in 0..1000u32 {
             assert_eq!(set.entry((i as u128, 0, 7), 0), Some(i * 3));
+        }
+    }
+
+    /// A key kept by the mover's lane and the same key given whole are one
+    /// key; keys that differ elsewhere are kept apart.
+    #[test]
+    fn end_keys_keep_a_key_once_whichever_way_it_comes() {
+        let start: Key = (0x0403_0201_u128 << 64 | 0x1111_1111, 5, 9);
+        for mover in 0..4 {
+            let mut keys = EndKeys::default();
+            keys.begin(start, mover);
+            let shift = 32 * mover as u32;
+            let with = |w: u32| {
+                (
+                    (start.0 & !(0xffff_ffffu128 << shift)) | (w as u128) << shift,
+                    5,
+                    9,
+                )
+            };
+            assert!(keys.insert_moving(0x0a0b_0c0d));
+            assert!(!keys.insert(with(0x0a0b_0c0d)), "mover {mover}");
+            assert!(keys.insert(with(0x0a0b_0c0e)));
+            assert!(!keys.insert_moving(0x0a0b_0c0e));
+            let elsewhere = (with(0x0a0b_0c0d).0 ^ 1 << ((shift + 32) % 128), 5, 9);
+            assert!(keys.insert(elsewhere));
+            assert!(!keys.insert(elsewhere));
+            assert_eq!(keys.entry((with(7).0, 5, 10), 3), None, "another tail");
+            assert_eq!(keys.entry((with(7).0, 5, 10), 4), Some(3));
+            assert_eq!(keys.entry_moving(7, 8), None);
+            assert_eq!(keys.entry(with(7), 9), Some(8));
+            keys.clear();
+            assert!(keys.insert(with(0x0a0b_0c0d)), "forgotten");
+            assert!(keys.insert(elsewhere));
         }
     }
 

@@ -39,7 +39,7 @@ use crate::step::Step;
 
 use super::apply::{apply_among, bytes_equal, end_key, end_key_of};
 use super::generator::{Generator, NO_STEP};
-use super::keys::KeySet;
+use super::keys::EndKeys;
 use super::node::{Node, Part, Usage};
 use super::obstacles::{obstacles, Obstacles};
 use super::steps::{destination, Unit};
@@ -122,7 +122,7 @@ pub(super) struct Plans {
     found: Vec<Found>,
     /// The plays' order keys with their index (low 20 bits), to sort.
     order: Vec<u64>,
-    keys: KeySet,
+    keys: EndKeys,
     /// The best use of the throw found.
     best: Option<Usage>,
     /// The end key of the listing's node (no piece moved), and its pieces
@@ -536,9 +536,9 @@ impl Generator {
             return false;
         }
         plans.found.clear();
-        plans.keys.clear();
         plans.best = None;
         plans.root = end_key_of(pos, a, node.captured_any);
+        plans.keys.begin(plans.root, ai);
         plans.root_lanes = word_lanes(plans.root.0);
         let dice = node.dice;
         let n_dice = dice.iter().filter(|d| **d != 0).count();
@@ -829,7 +829,13 @@ impl Plans {
         }
         let key = (word, self.root.1, tail);
         let index = self.found.len() as u32;
-        let better = match self.keys.entry(key, index) {
+        let entry = if takes == 0 {
+            // Only the mover's pieces differ from the root.
+            self.keys.entry_moving(u32::from_le_bytes(pieces), index)
+        } else {
+            self.keys.entry(key, index)
+        };
+        let better = match entry {
             None => None,
             Some(i) if seq < self.found[i as usize].seq => Some(i as usize),
             Some(_) => return,

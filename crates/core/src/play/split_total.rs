@@ -9,10 +9,9 @@ use crate::position::sort4;
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::{Illegal, Step};
 
-use super::apply::{apply, capture_among, end_key};
+use super::apply::{apply, capture_among};
 use super::generator::{Generator, NO_STEP};
-use super::keys::KeySet;
-use super::node::{Node, Part, Usage};
+use super::node::{Node, Part};
 use super::obstacles::obstacles;
 use super::steps::{advance, check_move, destination, for_each_unit, Unit};
 use super::MOVED;
@@ -26,19 +25,6 @@ pub(super) fn total_fast(node: &Node) -> bool {
         && r.split == Split::Never
         && r.blockade == Blockade::None
         && (r.unused == Unused::Lost || node.part != Part::Own || !node.pos.teams)
-}
-
-/// What a split-total listing keeps of its start: its key with the mover's
-/// pieces cleared from its first word (a play that moves only the mover's
-/// pieces is keyed by putting them back), and the plays found with such a
-/// key, by the mover's pieces as a word (a cheaper key than the whole; every
-/// other play's key is in the generator's `found`).
-#[derive(Default)]
-pub(super) struct TotalStart {
-    key: (u128, u128, u64),
-    /// The index of the mover's colour.
-    actor: usize,
-    moving: KeySet<u32>,
 }
 
 /// What one unit moving one part does, seen from the start of the turn.
@@ -122,10 +108,6 @@ impl Generator {
         let a = node.actor;
         let pos = &node.pos;
         let obs = obstacles(pos, a);
-        let (word, blocks, tail) = end_key(node);
-        self.total.key = (word & !(0xffff_ffffu128 << (32 * a.index())), blocks, tail);
-        self.total.actor = a.index();
-        self.total.moving.clear();
         // The units: distinct unmoved stacks, each piece in the Charkoni on its own.
         let mut units: [Unit; 4] = [Unit {
             from: 0,
@@ -541,10 +523,10 @@ impl Generator {
         let mut pieces = lane.to_le_bytes();
         sort4(&mut pieces);
         let usage = (node.used_dice, node.used_pips + sum, 0);
-        if self.best != Some(usage) && !self.admit_total(usage) {
+        if self.best != Some(usage) && !self.admit(usage) {
             return;
         }
-        if !self.total.moving.insert(u32::from_le_bytes(pieces)) {
+        if !self.found.insert_moving(u32::from_le_bytes(pieces)) {
             return;
         }
         let mut steps = [NO_STEP; 4];
@@ -559,40 +541,6 @@ impl Generator {
         let mut pos = node.pos;
         pos.pieces[ai] = pieces;
         self.record_short(pos, node, steps, k);
-    }
-
-    /// [`Generator::admit`] in a split-total listing: a better use of the
-    /// throw forgets the plays kept by the mover's word too.
-    #[inline]
-    fn admit_total(&mut self, usage: Usage) -> bool {
-        let best = self.best;
-        let kept = self.admit(usage);
-        if self.best != best {
-            self.total.moving.clear();
-        }
-        kept
-    }
-
-    /// Adds a play of a split-total listing ending where `key` says to the
-    /// plays found; whether it is new. A key that is the listing's start
-    /// key with only the mover's pieces changed is kept by those pieces
-    /// alone (as [`Generator::simple_sharing`] keeps them), any other whole.
-    pub(super) fn found_total(&mut self, key: (u128, u128, u64)) -> bool {
-        let ai = self.total.actor;
-        let lane = 0xffff_ffffu128 << (32 * ai);
-        let (base, blocks, tail) = self.total.key;
-        if key.0 & !lane == base && key.1 == blocks && key.2 == tail {
-            self.total.moving.insert((key.0 >> (32 * ai)) as u32)
-        } else {
-            self.found.insert(key)
-        }
-    }
-
-    /// Whether the play ending at `node` in a split-total listing is kept:
-    /// [`Generator::new_leaf`] with the keys of [`Generator::found_total`].
-    fn new_total_leaf(&mut self, node: &Node) -> bool {
-        let usage = self.leaf_usage(node);
-        self.admit_total(usage) && self.found_total(end_key(node))
     }
 
     /// Applies steps that do not interact (see [`Generator::try_interacting`]) in one go.
@@ -626,7 +574,7 @@ impl Generator {
             // Only the mover's pieces change: the play's key is the start's
             // with them (no blocks with automatic super-pieces).
             let usage = (node.used_dice, node.used_pips + sum, 0);
-            if self.admit_total(usage) && self.total.moving.insert(u32::from_le_bytes(pieces)) {
+            if self.admit(usage) && self.found.insert_moving(u32::from_le_bytes(pieces)) {
                 let mut pos = node.pos;
                 pos.pieces[ai] = pieces;
                 self.record_short(pos, node, steps, moving.len());
@@ -643,7 +591,7 @@ impl Generator {
         }
         n.pips -= sum;
         n.used_pips += sum;
-        if self.new_total_leaf(&n) {
+        if self.new_leaf(&n) {
             self.record_short(n.pos, &n, steps, moving.len());
         }
     }
@@ -680,7 +628,7 @@ impl Generator {
                 }
             }
         }
-        if self.new_total_leaf(&n) {
+        if self.new_leaf(&n) {
             self.record(n.pos, &n, &[]);
         }
         self.path.truncate(start);

@@ -10,10 +10,12 @@ use crate::Colour;
 /// In JSON: `"super"` or `"block"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Declare {
+    // (Counted from 1, so that no declaration, `None`, is a zero byte and a
+    // step of zero bytes can fill a list of steps without being built.)
     /// The two join into a super-piece that moves as one.
-    Super,
+    Super = 1,
     /// The two stay single pieces and form a block.
-    Block,
+    Block = 2,
 }
 
 impl Serialize for Declare {

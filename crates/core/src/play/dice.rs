@@ -116,17 +116,19 @@ impl DicePath {
         self.len = self.len.saturating_sub(1);
     }
 
-    /// The path's steps and how many, with `last` after them if there is one.
+    /// Writes the path's steps into `out`, with `last` after them if there
+    /// is one; how many.
     #[inline]
-    pub(super) fn with(&self, last: Option<Step>) -> ([Step; 4], usize) {
-        let mut steps = self.steps;
-        let mut n = self.len;
-        if let Some(s) = last {
-            n = n.min(3);
-            steps[n] = s;
-            n += 1;
+    pub(super) fn write(&self, out: &mut [Step; 4], last: Option<Step>) -> usize {
+        *out = self.steps;
+        match last {
+            Some(s) => {
+                let n = self.len.min(3);
+                out[n] = s;
+                n + 1
+            }
+            None => self.len,
         }
-        (steps, n)
     }
 }
 

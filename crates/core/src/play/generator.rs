@@ -97,7 +97,7 @@ pub(super) const NO_STEP: Step = Step {
 };
 
 /// The flag in a [`Listed`] play's `len` saying that its steps are a short
-/// play's (see [`Generator::record_short`]).
+/// play's (see [`Generator::push_short`]).
 const SHORT: u32 = 1 << 31;
 
 /// What the quiet steps of a node leave as it is, for the plays they end: the
@@ -142,7 +142,7 @@ pub struct Generator {
     /// The steps from the start of the turn to the node searched.
     pub(super) path: Vec<Step>,
     steps: Vec<Step>,
-    /// The steps of the plays recorded by [`Generator::record_short`].
+    /// The steps of the plays kept by [`Generator::push_short`].
     shorts: Vec<[Step; 4]>,
     /// Per play: its steps in `steps` and the node it ends at.
     pub(super) plays: Vec<Listed>,
@@ -385,42 +385,34 @@ impl Generator {
         });
     }
 
-    /// [`Generator::record`] for a play found without a search path, whose
-    /// `len` steps (at most four) are the first of `steps`: they are kept in a
-    /// list of fixed-size entries, a plain copy instead of a growing list's
-    /// (whose copy of a few steps is a call to `memcpy`).
-    #[inline]
-    pub(super) fn record_short(
+    /// Keeps a play found without a search path, ending at `node`'s
+    /// position (before the end of the turn) as `fill` changes it;
+    /// `captured_any`: whether the turn captured. `fill` writes the play's
+    /// steps (at most four, over `NO_STEP`s) and changes its position in
+    /// place, and says how many steps: built on the stack first, they would
+    /// be read back in wide words that wait for the narrow writes just made
+    /// to land. The steps are kept in a list of fixed-size entries (a plain
+    /// copy instead of a growing list's call to `memcpy`).
+    #[inline(always)]
+    pub(super) fn push_short(
         &mut self,
-        pos: Position,
         node: &Node,
-        steps: [Step; 4],
-        len: usize,
-    ) {
-        debug_assert!(self.path.is_empty());
-        self.push_play(steps, len, pos, node.actor, node.captured_any);
-    }
-
-    /// Keeps a play found without the search: its first `len` steps of
-    /// `steps` (kept with the short plays'), and the position it ends at
-    /// (before the end of the turn).
-    pub(super) fn push_play(
-        &mut self,
-        steps: [Step; 4],
-        len: usize,
-        pos: Position,
-        actor: Colour,
         captured_any: bool,
+        fill: impl FnOnce(&mut [Step; 4], &mut Position) -> usize,
     ) {
-        debug_assert!(len <= 4);
         self.plays.push(Listed {
             start: self.shorts.len() as u32,
-            len: len as u32 | SHORT,
-            actor,
+            len: SHORT,
+            actor: node.actor,
             captured_any,
-            pos,
+            pos: node.pos,
         });
-        self.shorts.push(steps);
+        // (Zero bytes, written where they are kept.)
+        self.shorts.push([NO_STEP; 4]);
+        if let (Some(steps), Some(play)) = (self.shorts.last_mut(), self.plays.last_mut()) {
+            let len = fill(steps, &mut play.pos).min(4);
+            play.len = len as u32 | SHORT;
+        }
     }
 
     /// What a node's quiet steps (see `dice`) leave as it is, for the plays
@@ -454,18 +446,19 @@ impl Generator {
         if !self.found.insert((all, ends.blocks, ends.tail)) {
             return;
         }
-        let mut pos = node.pos;
-        pos.pieces[ai] = pieces;
-        let (steps, len) = self.dice_path.with(Some(step));
-        self.push_play(steps, len, pos, node.actor, node.captured_any);
+        let path = self.dice_path;
+        self.push_short(node, node.captured_any, |steps, pos| {
+            pos.pieces[ai] = pieces;
+            path.write(steps, Some(step))
+        });
     }
 
     /// [`Generator::leaf_after`] in the `throw=dice` search, whose path is
     /// `dice_path`, with one more step `last` if there is one.
     pub(super) fn dice_leaf(&mut self, node: &Node, last: Option<Step>) {
         if self.new_leaf(node) {
-            let (steps, len) = self.dice_path.with(last);
-            self.push_play(steps, len, node.pos, node.actor, node.captured_any);
+            let path = self.dice_path;
+            self.push_short(node, node.captured_any, |steps, _| path.write(steps, last));
         }
     }
 

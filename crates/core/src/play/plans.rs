@@ -589,13 +589,14 @@ impl Generator {
             if declinable {
                 self.found.insert(f.key);
             }
-            let mut pos = node.pos;
-            pos.pieces = pieces_of(f.key.0);
-            pos.captured = crate::Colours(f.key.2 as u8);
             let captured_any = f.key.2 & 1 << 8 != 0;
-            let [x, y, z] = f.steps;
-            // The fourth is never read (a plan has three steps at most).
-            self.push_play([x, y, z, z], f.len as usize, pos, a, captured_any);
+            self.push_short(node, captured_any, |steps, pos| {
+                // (A plan has three steps at most.)
+                steps[..3].copy_from_slice(&f.steps);
+                pos.pieces = pieces_of(f.key.0);
+                pos.captured = crate::Colours(f.key.2 as u8);
+                f.len as usize
+            });
         }
         self.plans.found = found;
         self.plans.order = order;

@@ -86,6 +86,15 @@ impl TableView {
         let to = self.cells[i][d as usize].to as u32;
         (lane & !self.lanes[i]) | ((to * 0x0101_0101) & self.lanes[i])
     }
+    /// Writes the steps of the units `moving` taking their parts of
+    /// `parts`, in that order, into `out`; how many.
+    #[inline(always)]
+    fn write_steps(&self, out: &mut [Step; 4], parts: &[u8; 4], moving: &[usize]) -> usize {
+        for (s, &i) in out.iter_mut().zip(moving) {
+            *s = self.steps[i][parts[i] as usize];
+        }
+        moving.len().min(4)
+    }
 }
 
 fn permute(v: &mut [usize], k: usize, f: &mut impl FnMut(&[usize])) {
@@ -330,7 +339,8 @@ impl Generator {
                 if l <= cap(i, l, &parts) && (l == 0 || table.ok(i, l)) {
                     parts[i] = l;
                     if simple[i] && (l == 0 || table.cells[i][l as usize].simple) && !blocks {
-                        self.simple_sharing(node, units, table, &parts, table.take(i, l, lane[i]));
+                        let lane = table.take(i, l, lane[i]);
+                        self.simple_sharing(node, units, table, &parts, lane, want);
                     } else {
                         self.try_interacting(node, units, table, &parts, flag_may_change);
                     }
@@ -357,6 +367,7 @@ impl Generator {
                             table,
                             &parts,
                             table.take(last, l, lane_d),
+                            want,
                         );
                     } else {
                         self.try_interacting(node, units, table, &parts, flag_may_change);
@@ -396,7 +407,7 @@ impl Generator {
             self.try_interacting(node, &[], table, &parts, flag_may_change);
         } else {
             let lane = u32::from_le_bytes(node.pos.pieces[node.actor.index()]);
-            self.simple_sharing(node, &[], table, &parts, lane);
+            self.simple_sharing(node, &[], table, &parts, lane, 0);
         }
     }
 
@@ -508,6 +519,8 @@ impl Generator {
     /// Keeps the play of a sharing whose parts are all legal now, capture
     /// nothing and land on no unit's start: they play in any order (the order
     /// of the units is the plain search's), and only the mover's pieces change.
+    /// `want`: the points the parts share (their sum, not added up again
+    /// from the parts just written: a wide read of them would wait).
     #[inline(always)]
     fn simple_sharing(
         &mut self,
@@ -516,10 +529,9 @@ impl Generator {
         table: &TableView,
         parts: &[u8; 4],
         lane: u32,
+        want: u8,
     ) {
-        let a = node.actor;
-        let ai = a.index();
-        let sum: u8 = parts[..units.len()].iter().sum();
+        let sum = want;
         let mut pieces = lane.to_le_bytes();
         sort4(&mut pieces);
         let usage = (node.used_dice, node.used_pips + sum, 0);
@@ -529,18 +541,18 @@ impl Generator {
         if !self.found.insert_moving(u32::from_le_bytes(pieces)) {
             return;
         }
-        let mut steps = [NO_STEP; 4];
-        let mut k = 0;
-        for (i, &d) in parts.iter().enumerate().take(units.len()) {
-            if d > 0 {
-                // (At most four units: `& 3` only spares a bounds check.)
-                steps[k & 3] = table.steps[i][d as usize];
-                k += 1;
+        self.push_short(node, node.captured_any, |steps, pos| {
+            pos.pieces[node.actor.index()] = pieces;
+            let mut k = 0;
+            for (i, &d) in parts.iter().enumerate().take(units.len()) {
+                if d > 0 {
+                    // (At most four units: `& 3` only spares a bounds check.)
+                    steps[k & 3] = table.steps[i][d as usize];
+                    k += 1;
+                }
             }
-        }
-        let mut pos = node.pos;
-        pos.pieces[ai] = pieces;
-        self.record_short(pos, node, steps, k);
+            k
+        });
     }
 
     /// Applies steps that do not interact (see [`Generator::try_interacting`]) in one go.
@@ -553,19 +565,16 @@ impl Generator {
     ) {
         let a = node.actor;
         let ai = a.index();
-        // The steps, kept until the play is found new.
-        let mut steps = [NO_STEP; 4];
         let mut sum = 0;
         let mut captures = false;
         // The pieces each part moves go where it ends; which of equal pieces
         // move does not matter, as the pieces are sorted after.
         let mut lane = u32::from_le_bytes(node.pos.pieces[ai]);
-        for (k, &i) in moving.iter().enumerate() {
+        for &i in moving {
             let by = parts[i];
             let cell = &table.cells[i][by as usize];
             lane = table.moved(i, by, lane);
             sum += by;
-            steps[k] = table.steps[i][by as usize];
             captures |= cell.captures;
         }
         let mut pieces = lane.to_le_bytes();
@@ -575,24 +584,28 @@ impl Generator {
             // with them (no blocks with automatic super-pieces).
             let usage = (node.used_dice, node.used_pips + sum, 0);
             if self.admit(usage) && self.found.insert_moving(u32::from_le_bytes(pieces)) {
-                let mut pos = node.pos;
-                pos.pieces[ai] = pieces;
-                self.record_short(pos, node, steps, moving.len());
+                self.push_short(node, node.captured_any, |steps, pos| {
+                    pos.pieces[ai] = pieces;
+                    table.write_steps(steps, parts, moving)
+                });
             }
             return;
         }
         let mut n = *node;
         n.pos.pieces[ai] = pieces;
-        for (k, &i) in moving.iter().enumerate() {
+        for &i in moving {
             // Only a part that lands where enemies stand can capture.
             if table.cell(i, parts[i]).captures {
-                capture_among(&mut n, a, steps[k].to, table.others);
+                let to = table.steps[i][parts[i] as usize].to;
+                capture_among(&mut n, a, to, table.others);
             }
         }
         n.pips -= sum;
         n.used_pips += sum;
         if self.new_leaf(&n) {
-            self.record_short(n.pos, &n, steps, moving.len());
+            self.push_short(&n, n.captured_any, |steps, _| {
+                table.write_steps(steps, parts, moving)
+            });
         }
     }
 

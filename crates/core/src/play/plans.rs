@@ -335,27 +335,21 @@ impl Orders {
     /// The orders of a throw's dice (largest first).
     fn of(throw: [u8; 3]) -> Orders {
         let mut this = Orders::default();
-        // Orders of die indices, prefixes first; equal dice give equal orders.
+        // Orders of die indices, each before the orders it begins, in the
+        // order of their first steps (largest die first, as the throw's
+        // dice are): the plans come out nearly in the order of their least
+        // steps, which they are sorted by. Equal dice give equal orders.
         let mut seqs = [([0usize; 3], 0usize); MAX_ORDERS];
         let mut count = 0;
         for i in 0..3 {
             seqs[count] = ([i, 0, 0], 1);
             count += 1;
-        }
-        for len in 2..=3 {
-            let before = count;
-            for i in 0..before {
-                let (s, n) = seqs[i];
-                if n != len - 1 {
-                    continue;
-                }
-                for j in 0..3 {
-                    if !s[..n].contains(&j) {
-                        let mut t = s;
-                        t[n] = j;
-                        seqs[count] = (t, len);
-                        count += 1;
-                    }
+            for j in (0..3).filter(|&j| j != i) {
+                seqs[count] = ([i, j, 0], 2);
+                count += 1;
+                for k in (0..3).filter(|&k| k != i && k != j) {
+                    seqs[count] = ([i, j, k], 3);
+                    count += 1;
                 }
             }
         }

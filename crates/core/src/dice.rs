@@ -29,14 +29,14 @@ pub struct Throw([u8; 3]);
 
 impl Throw {
     /// A throw of three values, each one of `faces`.
+    #[inline]
     pub fn new(dice: [u8; 3], faces: Faces) -> Result<Throw, ThrowError> {
-        let v = faces.values();
-        for d in dice {
-            if v.iter().all(|f| *f != d) {
-                return Err(ThrowError::NotAFace { value: d, faces });
-            }
+        let [a, b, c] = dice;
+        if faces.has(a) & faces.has(b) & faces.has(c) {
+            return Ok(Throw(dice));
         }
-        Ok(Throw(dice))
+        let value = dice.into_iter().find(|&d| !faces.has(d)).unwrap_or(a);
+        Err(ThrowError::NotAFace { value, faces })
     }
 
     /// The three values in the order they were read.

@@ -245,6 +245,26 @@ impl Faces {
         }
     }
 
+    /// Whether `value` is one of the four faces.
+    ///
+    /// ```
+    /// use chaupar_core::rules::Faces;
+    /// for faces in [Faces::F1256, Faces::F1346] {
+    ///     for v in 0..=255u8 {
+    ///         assert_eq!(faces.has(v), faces.values().contains(&v));
+    ///     }
+    /// }
+    /// ```
+    #[inline]
+    pub const fn has(self, value: u8) -> bool {
+        // Bit v of the word is set for each face value v.
+        let bits: u8 = match self {
+            Faces::F1256 => 0b0110_0110,
+            Faces::F1346 => 0b0101_1010,
+        };
+        value < 8 && (bits >> value) & 1 == 1
+    }
+
     /// The faces from a list of four values.
     pub fn from_values(v: &[u8]) -> Option<Faces> {
         match v {

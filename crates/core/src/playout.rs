@@ -21,9 +21,9 @@ use rand_core::RngCore;
 use crate::board::{self, HOME, START};
 use crate::dice::Throw;
 use crate::play::{
-    destination_here, distance_count, finish, for_each_step_fast, for_each_unit, has_any_step_with,
-    mark_dead, needs_declaration, nth_distance, obstacles, step_among, Node, Obstacles, Unit,
-    MOVED,
+    destination_here, distance_count, finish_in, for_each_step_fast, for_each_unit,
+    has_any_step_with, mark_dead, needs_declaration, nth_distance, obstacles, step_among, Node,
+    Obstacles, Unit, MOVED,
 };
 use crate::position::Position;
 use crate::rules::{Split, Stacking, ThrowUse};
@@ -47,11 +47,15 @@ pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
 pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Position {
     let scratch = &mut [None; 96];
+    let Ok(mut node) = Node::begin(pos, throw) else {
+        return *pos;
+    };
     match Kind::of(pos.rules()) {
-        Kind::Kept => random_turn_with::<Units>(pos, throw, rng, scratch),
-        Kind::Groups => random_turn_with::<Groups>(pos, throw, rng, scratch),
-        Kind::Plain => random_turn_with::<Plain>(pos, throw, rng, scratch),
+        Kind::Kept => turn_in::<Units>(&mut node, rng, scratch),
+        Kind::Groups => turn_in::<Groups>(&mut node, rng, scratch),
+        Kind::Plain => turn_in::<Plain>(&mut node, rng, scratch),
     }
+    node.pos
 }
 
 /// Which way of drawing steps serves a rule set (see [`Sampler`]).
@@ -113,16 +117,13 @@ impl Sampler for Groups {
     }
 }
 
-/// [`random_turn`] with a buffer for the steps of a node drawn from in full.
-fn random_turn_with<S: Sampler>(
-    pos: &Position,
-    throw: Throw,
-    rng: &mut impl RngCore,
-    scratch: &mut [Option<Step>; 96],
-) -> Position {
-    let Ok(mut node) = Node::begin(pos, throw) else {
-        return *pos;
-    };
+/// Plays the turn `node` begins ([`Node::begin`]) by random steps, in place:
+/// `node.pos` is then the position after it. `scratch`: a buffer for the
+/// steps of a node drawn from in full. (In place: a position copied out of
+/// the node just after a step or the end of the turn wrote some of its
+/// bytes is read in wide words that wait for those writes to land.)
+#[inline]
+fn turn_in<S: Sampler>(node: &mut Node, rng: &mut impl RngCore, scratch: &mut [Option<Step>; 96]) {
     let mut moved = false;
     // The obstacles stay while steps capture nothing and make or break no
     // block; they are found again after any other step. (Not from a cache:
@@ -132,8 +133,8 @@ fn random_turn_with<S: Sampler>(
     // What `Node::start` settles, with the obstacles just found: a thrower
     // with no step passes the throw to the partner.
     if let Some(p) = node.pass() {
-        if !has_any_step_with(&node, &obs) {
-            node = p;
+        if !has_any_step_with(node, &obs) {
+            *node = p;
             obs = obstacles(&node.pos, node.actor);
         }
     }
@@ -142,7 +143,7 @@ fn random_turn_with<S: Sampler>(
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
-        let sampled = sampler.sample(&node, &obs, rng);
+        let sampled = sampler.sample(node, &obs, rng);
         let step = match sampled {
             Some(s) => s,
             None => {
@@ -150,7 +151,7 @@ fn random_turn_with<S: Sampler>(
                 let mut n = 0usize;
                 let mut seen = 0u32;
                 // Reservoir sampling keeps a uniform choice without storing every step.
-                for_each_step_fast(&node, &obs, |s| {
+                for_each_step_fast(node, &obs, |s| {
                     seen += 1;
                     if n < buf.len() {
                         buf[n] = Some(s);
@@ -162,7 +163,7 @@ fn random_turn_with<S: Sampler>(
                 if n == 0 {
                     match node.pass() {
                         Some(p) => {
-                            node = p;
+                            *node = p;
                             obs = obstacles(&node.pos, node.actor);
                             continue;
                         }
@@ -180,18 +181,17 @@ fn random_turn_with<S: Sampler>(
             step.to == HOME || (obs.others >> board::sq(node.actor.index(), step.to)) & 1 == 0;
         let blocks = node.pos.rules.stacking == Stacking::Declare
             && (step.declare.is_some() || node.pos.is_block(node.actor, step.from));
-        step_among(&mut node, &step, obs.others);
-        sampler.stepped(&node, &step);
+        step_among(node, &step, obs.others);
+        sampler.stepped(node, &step);
         moved = true;
         if !quiet || blocks {
             obs = obstacles(&node.pos, node.actor);
         }
     }
-    let mut after = finish(&node);
+    finish_in(&mut node.pos, node.actor, node.captured_any);
     if !moved {
-        mark_dead(&mut after);
+        mark_dead(&mut node.pos);
     }
-    after
 }
 
 /// Plays random turns from `start` until the game ends or `max_turns` are played.
@@ -205,16 +205,21 @@ pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) 
 
 /// [`random_playout`] drawing steps with `S`.
 fn playout_with<S: Sampler>(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
-    let mut pos = *start;
+    // One node from turn to turn: its position is never copied.
+    let mut node = Node::at_rest(start);
     let mut turns = 0;
     let mut scratch = [None; 96];
-    while pos.to_move().is_some() && turns < max_turns {
-        let t = throw(&pos, rng);
-        pos = random_turn_with::<S>(&pos, t, rng, &mut scratch);
+    while node.pos.to_move().is_some() && turns < max_turns {
+        let t = throw(&node.pos, rng);
+        // A throw that cannot be played (the game is over) leaves the
+        // position as it is.
+        if node.begin_again(t).is_ok() {
+            turn_in::<S>(&mut node, rng, &mut scratch);
+        }
         turns += 1;
     }
     Playout {
-        position: pos,
+        position: node.pos,
         turns,
     }
 }
@@ -554,7 +559,8 @@ mod tests {
                 units.stepped(&node, &step);
                 obs = obstacles(&node.pos, node.actor);
             }
-            pos = finish(&node);
+            finish_in(&mut node.pos, node.actor, node.captured_any);
+            pos = node.pos;
         }
     }
 }

@@ -58,7 +58,7 @@ mod steps;
 mod tests;
 mod turn;
 
-pub(crate) use apply::{capture_marks, finish, mark_dead, step_among};
+pub(crate) use apply::{capture_marks, finish_in, mark_dead, step_among};
 pub use generator::{legal_plays, Generator};
 pub(crate) use node::{Node, FRESH, MOVED};
 pub(crate) use obstacles::{obstacles, Obstacles};

@@ -13,7 +13,7 @@ use super::steps::has_any_step;
 use super::PlayError;
 
 /// Inside a turn, bit 7 of a piece's progress marks a piece that has taken its
-/// part of a split total. [`super::finish`] clears it; no position outside the
+/// part of a split total. [`super::finish_in`] clears it; no position outside the
 /// search carries it.
 pub(crate) const MOVED: u8 = 0x80;
 /// Whether every piece of `c` is home, turn marks or not (what
@@ -26,7 +26,7 @@ pub(super) fn all_home(pos: &Position, c: Colour) -> bool {
 }
 
 /// Inside a turn, bit 7 of a block's age marks a block formed this turn (it does
-/// not age at the end of it). [`super::finish`] clears it.
+/// not age at the end of it). [`super::finish_in`] clears it.
 pub(crate) const FRESH: u8 = 0x80;
 
 /// Which part of a turn is being played.
@@ -101,6 +101,34 @@ impl Node {
     /// that finds the thrower's obstacles anyway and settles with them).
     #[inline]
     pub(crate) fn begin(pos: &Position, throw: Throw) -> Result<Node, PlayError> {
+        let mut node = Node::at_rest(pos);
+        node.begin_again(throw)?;
+        Ok(node)
+    }
+
+    /// A node holding `pos` between turns, before a throw: nothing left to
+    /// use ([`Node::begin_again`] begins its turn).
+    #[inline]
+    pub(crate) fn at_rest(pos: &Position) -> Node {
+        Node {
+            pos: *pos,
+            dice: [0; 3],
+            pips: 0,
+            actor: pos.to_move.unwrap_or(Colour::Yellow),
+            part: Part::Own,
+            captured_any: false,
+            used_dice: 0,
+            used_pips: 0,
+        }
+    }
+
+    /// [`Node::begin`] in place: a turn of the node's position (at rest,
+    /// between turns) with `throw`, the position itself left where it is (a
+    /// playout goes from turn to turn without copying it). On an error the
+    /// node is unchanged.
+    #[inline]
+    pub(crate) fn begin_again(&mut self, throw: Throw) -> Result<(), PlayError> {
+        let pos = &self.pos;
         let mover = pos.to_move.ok_or(PlayError::GameOver)?;
         if pos.outcome != Outcome::Ongoing {
             return Err(PlayError::GameOver);
@@ -112,17 +140,14 @@ impl Node {
             (mover, Part::Own)
         };
         let total = pos.rules.throw == ThrowUse::Total;
-        let node = Node {
-            pos: *pos,
-            dice: if total { [0; 3] } else { throw.sorted() },
-            pips: if total { throw.total() } else { 0 },
-            actor,
-            part,
-            captured_any: false,
-            used_dice: 0,
-            used_pips: 0,
-        };
-        Ok(node)
+        self.dice = if total { [0; 3] } else { throw.sorted() };
+        self.pips = if total { throw.total() } else { 0 };
+        self.actor = actor;
+        self.part = part;
+        self.captured_any = false;
+        self.used_dice = 0;
+        self.used_pips = 0;
+        Ok(())
     }
 
     pub(super) fn total_mode(&self) -> bool {

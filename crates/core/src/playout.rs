@@ -58,6 +58,34 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Posi
     node.pos
 }
 
+/// `x % d` (0 for `d` 0), by a multiplication where `d` is below 256, as
+/// the counts drawn from here are: `x` times the inverse of `d` rounded up
+/// is `x / d` in the top bits and the remainder in the fraction, which
+/// times `d` gives it exactly for every 32-bit `x` (Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation", 2019). The same draws
+/// as `%`, for a fifth of the time of a division.
+#[inline(always)]
+fn remainder(x: u32, d: u32) -> u32 {
+    match INVERSES.get(d as usize) {
+        Some(&inverse) if d != 0 => {
+            let fraction = inverse.wrapping_mul(x as u64);
+            ((fraction as u128 * d as u128) >> 64) as u32
+        }
+        _ => x.checked_rem(d).unwrap_or(0),
+    }
+}
+
+/// Per `d` below 256, `2^64 / d` rounded up (modulo `2^64`: 0 for 1).
+const INVERSES: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut d = 1;
+    while d < 256 {
+        table[d] = (u64::MAX / d as u64).wrapping_add(1);
+        d += 1;
+    }
+    table
+};
+
 /// Which way of drawing steps serves a rule set (see [`Sampler`]).
 #[derive(Clone, Copy)]
 enum Kind {
@@ -156,7 +184,7 @@ fn turn_in<S: Sampler>(node: &mut Node, rng: &mut impl RngCore, scratch: &mut [O
                     if n < buf.len() {
                         buf[n] = Some(s);
                         n += 1;
-                    } else if rng.next_u32() % seen < buf.len() as u32 {
+                    } else if remainder(rng.next_u32(), seen) < buf.len() as u32 {
                         buf[(rng.next_u32() as usize) % buf.len()] = Some(s);
                     }
                 });
@@ -170,7 +198,7 @@ fn turn_in<S: Sampler>(node: &mut Node, rng: &mut impl RngCore, scratch: &mut [O
                         None => break,
                     }
                 }
-                let pick = (rng.next_u32() as usize) % n;
+                let pick = remainder(rng.next_u32(), n as u32) as usize;
                 match buf[pick] {
                     Some(s) => s,
                     None => continue,
@@ -262,7 +290,7 @@ impl Sampler for Units {
         for _ in 0..8 {
             // The unit and distance of pair k, by subtraction (a division
             // costs more than the few units here).
-            let mut k = rng.next_u32() % pairs;
+            let mut k = remainder(rng.next_u32(), pairs);
             let mut j = 0;
             while k >= pips && j + 1 < self.count {
                 k -= pips;
@@ -329,7 +357,7 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
         return None;
     }
     for _ in 0..8 {
-        let mut k = rng.next_u32() % pairs;
+        let mut k = remainder(rng.next_u32(), pairs);
         for &(at, n) in &squares[..count] {
             let u = if k < single {
                 unit(at, 1, false)
@@ -420,7 +448,7 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
         return None;
     }
     for _ in 0..8 {
-        let mut k = rng.next_u32() % pairs;
+        let mut k = remainder(rng.next_u32(), pairs);
         for (u, count) in &units[..nu] {
             if k >= *count as u32 {
                 k -= *count as u32;
@@ -463,6 +491,29 @@ mod tests {
     use crate::{Preset, Rules};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    /// The remainder by multiplication is `%`'s for every divisor up to
+    /// past the table and numbers at both ends and in between.
+    #[test]
+    fn remainder_is_the_remainder() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for d in 0..300u32 {
+            let mut xs = vec![
+                0,
+                1,
+                d.wrapping_sub(1),
+                d,
+                d + 1,
+                u32::MAX,
+                u32::MAX - 1,
+                u32::MAX - d,
+            ];
+            xs.extend((0..2000).map(|_| rng.next_u32()));
+            for x in xs {
+                assert_eq!(remainder(x, d), x.checked_rem(d).unwrap_or(0), "{x} % {d}");
+            }
+        }
+    }
 
     /// The samplers that know their rules draw exactly the steps of the
     /// plain [`sample_step`] (the same step from the same random numbers,

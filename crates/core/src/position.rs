@@ -71,12 +71,15 @@ pub struct Block {
 pub(crate) const MAX_AGE: u8 = 99;
 
 /// A position of the game, 56 bytes. See the module documentation.
+///
+/// Laid out in this order (`repr(C)`, every field a byte or bytes): the
+/// pieces are the first 16 bytes and the blocks with their ages the next
+/// 16, so that a copy of a position, made 16 bytes at a time, hands each
+/// of them on whole to a read of it as words just after (a word read
+/// across two of the copy's writes waits for both to land).
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
 pub struct Position {
-    pub(crate) rules: Rules,
-    pub(crate) players: u8,
-    pub(crate) present: Colours,
-    pub(crate) teams: bool,
     /// Progress of each colour's four pieces, ascending. (Inside a turn the search
     /// marks pieces in bit 7: see `play::MOVED`.)
     pub(crate) pieces: [[u8; 4]; 4],
@@ -85,6 +88,10 @@ pub struct Position {
     /// Age of each block. (Inside a turn the search marks new blocks in bit 7:
     /// see `play::FRESH`.)
     pub(crate) ages: [[u8; 2]; 4],
+    pub(crate) rules: Rules,
+    pub(crate) players: u8,
+    pub(crate) present: Colours,
+    pub(crate) teams: bool,
     pub(crate) captured: Colours,
     pub(crate) to_move: Option<Colour>,
     pub(crate) extra_throw: bool,

@@ -112,7 +112,7 @@ impl Kind {
 }
 
 /// A way of drawing a random step of a turn, made for the turn. Each way
-/// is its own instance of [`random_turn_with`], chosen once a playout, so
+/// is its own instance of [`turn_in`], chosen once a playout, so
 /// that the turn's loop holds only its own.
 trait Sampler: Default {
     /// Up to eight random draws of a unit and a distance; the first legal
@@ -560,7 +560,7 @@ mod tests {
                 break;
             }
             let t = throw(&pos, &mut rng);
-            // The turn's start as `random_turn_with` makes it.
+            // The turn's start as `turn_in` takes it up.
             let Ok(mut node) = Node::begin(&pos, t) else {
                 break;
             };

@@ -8,7 +8,7 @@ use crate::rules::{Blockade, Capture, Order, Safe, Split, Stacking, ThrowUse, To
 use crate::step::{Declare, Illegal, Step};
 use crate::Colour;
 
-use super::node::{all_home, Node, Part};
+use super::node::{all_home, Node};
 use super::obstacles::{blockade_size, obstacles, Obstacles};
 use super::MOVED;
 
@@ -641,14 +641,8 @@ pub(crate) fn can_ever_move(pos: &Position, c: Colour) -> bool {
         return true;
     }
     let node = Node {
-        pos: *pos,
-        dice: [0; 3],
-        pips: 0,
         actor: c,
-        part: Part::Own,
-        captured_any: false,
-        used_dice: 0,
-        used_pips: 0,
+        ..Node::at_rest(pos)
     };
     // Most often a unit can go one square (every set of faces has a 1): no
     // square lies between, so nothing on the way matters, and landing needs

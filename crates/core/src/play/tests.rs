@@ -118,14 +118,8 @@ proptest! {
                 continue;
             }
             let node = Node {
-                pos,
-                dice: [0; 3],
-                pips: 0,
                 actor: c,
-                part: super::node::Part::Own,
-                captured_any: false,
-                used_dice: 0,
-                used_pips: 0,
+                ..Node::at_rest(&pos)
             };
             let obs = obstacles(&pos, c);
             let mut legal = false;

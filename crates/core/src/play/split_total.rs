@@ -435,15 +435,31 @@ impl Generator {
             }
         }
         let cells = &cells[..k];
+        // Per slot (bit), the parts that are simple, legal now, capture,
+        // would go elsewhere after a capture, and land on the start of
+        // another unit that moves.
+        let (mut simple, mut now, mut caps, mut sens, mut onto) = (0u8, 0u8, 0u8, 0u8, 0u8);
+        for (a, c) in cells.iter().enumerate() {
+            let bit = 1 << a;
+            let j = c.onto as usize;
+            simple |= bit * c.simple as u8;
+            now |= bit * c.legal_now as u8;
+            caps |= bit * c.captures as u8;
+            sens |= bit * c.sensitive as u8;
+            onto |= bit * (j != moving[a] && j < units.len() && parts[j] > 0) as u8;
+        }
+        let all = (1u8 << k) - 1;
         // Parts that are legal now, capture nothing and land on no unit's start
         // play in any order; the checks below would keep the order given.
-        if cells.iter().all(|c| c.simple) {
+        if simple == all {
             self.apply_independent(node, table, parts, &moving[..k]);
             return;
         }
         // A capture sets the flag for having captured, which may change where (or
-        // whether) another unit goes: then the order matters, so try every order.
-        if flag_may_change {
+        // whether) another unit goes: then the order matters, so try every order
+        // (when one part captures and another, not the same, is sensitive).
+        let order_matters = caps != 0 && sens != 0 && (caps | sens).count_ones() >= 2;
+        if flag_may_change && order_matters {
             for a in 0..k {
                 for b in 0..k {
                     if a != b && cells[a].captures && cells[b].sensitive {
@@ -455,6 +471,13 @@ impl Generator {
                     }
                 }
             }
+        }
+        if now == all && onto == 0 {
+            // Every part legal now and none landing on another's start: every
+            // order works, and the first unit ready is always the first left
+            // (what the general case below would find).
+            self.apply_independent(node, table, parts, &moving[..k]);
+            return;
         }
         // Otherwise every workable order gives the same play. It is workable when no
         // unit lands on the start of a unit that moves after it (a unit that lands on

@@ -449,6 +449,16 @@ macro_rules! destination_fn {
     if (obstacles.others >> board::sq(a.index(), q)) & 1 == 0 {
         return Some(q);
     }
+    if rules.blockade == Blockade::PastHalf
+        && rules.capture == Capture::All
+        && rules.safe != Safe::Castles
+        && rules.stacking != Stacking::Declare
+        && pos.blocks == [[0; 2]; 4]
+    {
+        // Then only a blockade bigger than the unit stops it landing (see
+        // `landing`), and those are in the obstacles.
+        return ((obstacles.mask[unit.size.min(4) as usize] >> q) & 1 == 0).then_some(q);
+    }
     landing(pos, a, q, unit.size, obstacles.others)
         .ok()
         .map(|_| q)

@@ -99,6 +99,10 @@ struct Orders {
     fitting: [u16; 8],
     /// Per mask of dice left, the orders of exactly those dice.
     exact: [u16; 8],
+    /// Per mask of the throw's dice (the first of equal ones), the orders
+    /// of those dice (listed, as every order is, in falling lexicographic
+    /// order of their dice: see [`Plans::least_orders`]).
+    groups: [u16; 8],
 }
 
 /// What listing by plans keeps from one listing to the next.
@@ -112,6 +116,7 @@ pub(super) struct Plans {
     fit: [[u8; 8]; MAX_ORDERS],
     fitting: [u16; 8],
     exact: [u16; 8],
+    groups: [u16; 8],
     /// Per distinct progress of the mover's pieces, the path of every order.
     paths: [[Path; MAX_ORDERS]; 4],
     /// Per distinct progress, the legal orders searched (bit i: order i).
@@ -248,6 +253,7 @@ impl Plans {
         self.fit = o.fit;
         self.fitting = o.fitting;
         self.exact = o.exact;
+        self.groups = o.groups;
     }
 }
 
@@ -287,20 +293,16 @@ impl Plans {
     fn least_orders(&self, d: usize, legal: u16) -> u16 {
         // Orders of the same dice take the same dice from the whole throw.
         if Bits16(legal).all(|o| self.paths[d][o].takes == 0) {
-            // Mostly nothing is taken: then the dice alone make the group.
-            let mut least = [(u64::MAX, 0u8); 8];
-            for o in Bits16(legal) {
-                let path = &self.paths[d][o];
-                let seq = path.keys[0] << 24 | path.keys[1] << 12 | path.keys[2];
-                let g = &mut least[self.fit[o][7] as usize];
-                if seq < g.0 {
-                    *g = (seq, o as u8);
-                }
-            }
-            return least
-                .iter()
-                .filter(|g| g.0 != u64::MAX)
-                .fold(0, |m, g| m | 1 << g.1);
+            // Mostly nothing is taken: then the dice alone make the group,
+            // and its least order is its first legal one. (Orders of the same
+            // dice from one square go the same way until their dice differ,
+            // where the larger die has the lesser key: the least sequence is
+            // the lexicographically largest order, and `Orders::of` lists
+            // those first.)
+            return self.groups.iter().fold(0, |m, &g| {
+                let x = legal & g;
+                m | (x & x.wrapping_neg())
+            });
         }
         let mut groups = [(0u8, 0u128, 0u64, 0u8); MAX_ORDERS];
         let mut count = 0;
@@ -396,6 +398,9 @@ impl Orders {
                     }
                 });
                 this.fit[o][left] = if fits { used as u8 } else { 0 };
+                if left == 7 && fits {
+                    this.groups[used] |= 1 << o;
+                }
                 if fits {
                     this.fitting[left] |= 1 << o;
                     if used == left {
@@ -1076,4 +1081,42 @@ fn groups(pieces: &[u8; 4]) -> impl Iterator<Item = Unit> + '_ {
             group_pair: true,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Plans::least_orders` takes the first legal order of each group of
+    /// orders of the same dice as its least: for every throw of either set
+    /// of faces, the groups cover every order once, and each lists its
+    /// orders in falling lexicographic order of their dice.
+    #[test]
+    fn each_groups_orders_fall_lexicographically() {
+        for faces in [[1u8, 2, 5, 6], [1, 3, 4, 6]] {
+            for a in faces {
+                for b in faces {
+                    for c in faces {
+                        let mut throw = [a, b, c];
+                        throw.sort_unstable_by(|x, y| y.cmp(x));
+                        let orders = Orders::of(throw);
+                        let all = (1u32 << orders.count) - 1;
+                        let mut covered = 0u32;
+                        for &g in &orders.groups {
+                            assert_eq!(covered & g as u32, 0, "{throw:?}: groups overlap");
+                            covered |= g as u32;
+                            let dice: Vec<&[u8]> = Bits16(g)
+                                .map(|o| &orders.orders[o].dice[..orders.orders[o].len as usize])
+                                .collect();
+                            assert!(
+                                dice.windows(2).all(|w| w[0] > w[1]),
+                                "{throw:?}: {dice:?} not falling"
+                            );
+                        }
+                        assert_eq!(covered, all, "{throw:?}: every order in a group");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! sharing once, and try other orders only where steps can interact.
 //! `tests/fast_paths.rs` checks it against the reference search.
 
-use crate::board::{self, HOME, START};
+use crate::board::{self, HOME, LOOP_END, START};
 use crate::position::sort4;
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::{Illegal, Step};
@@ -210,7 +210,13 @@ impl Generator {
                         check_move(node, &obs, u, d),
                         Err(Illegal::BiggerEnemy { .. })
                     );
-                let (later, to_later) = if flag_may_change {
+                // Having captured changes only where a unit goes past the
+                // loop's end (round again or up its column) and whether it
+                // may enter home: elsewhere it goes where it goes now.
+                let (later, to_later) = if flag_may_change
+                    && u.from != START
+                    && u.from as u32 + d as u32 > LOOP_END as u32
+                {
                     let later = destination(&flagged, &obs, u, d);
                     (
                         later,

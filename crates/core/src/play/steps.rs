@@ -142,6 +142,25 @@ pub(super) fn landing(
     Ok((enemy, own))
 }
 
+/// Whether a unit of `size` may land on `q` (not home) where pieces of
+/// other colours stand, as [`landing`] says. (Out of line: inside the
+/// destination functions, the hot paths of every rule set paid for it.)
+#[inline(never)]
+fn may_land(pos: &Position, a: Colour, q: u8, size: u8, obstacles: &Obstacles) -> bool {
+    let rules = &pos.rules;
+    if rules.blockade == Blockade::PastHalf
+        && rules.capture == Capture::All
+        && rules.safe != Safe::Castles
+        && rules.stacking != Stacking::Declare
+        && pos.blocks == [[0; 2]; 4]
+    {
+        // Then only a blockade bigger than the unit stops it (see
+        // `landing`), and those are in the obstacles.
+        return (obstacles.mask[size.min(4) as usize] >> q) & 1 == 0;
+    }
+    landing(pos, a, q, size, obstacles.others).is_ok()
+}
+
 /// A movable unit: where it stands, how many pieces move, and whether it is a
 /// whole group that may use an equal pair.
 #[derive(Clone, Copy, Debug, Default)]
@@ -449,19 +468,7 @@ macro_rules! destination_fn {
     if (obstacles.others >> board::sq(a.index(), q)) & 1 == 0 {
         return Some(q);
     }
-    if rules.blockade == Blockade::PastHalf
-        && rules.capture == Capture::All
-        && rules.safe != Safe::Castles
-        && rules.stacking != Stacking::Declare
-        && pos.blocks == [[0; 2]; 4]
-    {
-        // Then only a blockade bigger than the unit stops it landing (see
-        // `landing`), and those are in the obstacles.
-        return ((obstacles.mask[unit.size.min(4) as usize] >> q) & 1 == 0).then_some(q);
-    }
-    landing(pos, a, q, unit.size, obstacles.others)
-        .ok()
-        .map(|_| q)
+    may_land(pos, a, q, unit.size, obstacles).then_some(q)
 }
     };
 }

@@ -74,22 +74,27 @@ pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) {
         } else {
             step.by
         };
-        let mut used = step.dice;
-        for d in n.dice.iter_mut() {
-            if used > 0 && *d == per {
-                *d = 0;
-                used -= 1;
-            }
-        }
-        // Largest first.
-        let [x, y, z] = n.dice;
-        let (x, y) = (x.max(y), x.min(y));
-        let (y, z) = (y.max(z), y.min(z));
-        let (x, y) = (x.max(y), x.min(y));
-        n.dice = [x, y, z];
+        n.dice = take_dice(n.dice, per, step.dice);
     }
     n.used_dice += step.dice;
     n.used_pips += step.by;
+}
+
+/// The dice left (largest first, the used ones 0 and last) once `count`
+/// dice (1, or 2 for an equal pair) of `per` pips are used: taken out, and a
+/// 0 put last for each, which keeps the order without sorting. (Equal dice
+/// are neighbours, so a pair is taken out together.)
+#[inline]
+fn take_dice(dice: [u8; 3], per: u8, count: u8) -> [u8; 3] {
+    let [x, y, z] = dice;
+    match (count, x == per, y == per, z == per) {
+        (2, true, true, _) => [z, 0, 0],
+        (2, _, true, true) => [x, 0, 0],
+        (1 | 2, true, _, _) => [y, z, 0],
+        (1 | 2, _, true, _) => [x, z, 0],
+        (1 | 2, _, _, true) => [x, y, 0],
+        _ => dice,
+    }
 }
 
 /// Sends the enemies of `a` standing where it lands (`to`, its progress) back to
@@ -315,4 +320,43 @@ pub(crate) fn capture_marks(pos: &Position, throw: Throw, steps: &[Step]) -> Vec
         out.push(at_start(&node) > before);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `take_dice` leaves what zeroing the first `count` dice of `per` pips
+    /// and sorting the dice again leaves, for every throw part-used as a
+    /// node holds it and every die or pair.
+    #[test]
+    fn taking_dice_keeps_them_largest_first() {
+        let values = [0u8, 1, 2, 3, 4, 5, 6];
+        for a in values {
+            for b in values {
+                for c in values {
+                    let mut dice = [a, b, c];
+                    dice.sort_unstable_by(|x, y| y.cmp(x));
+                    for per in 1..=6 {
+                        for count in 1..=2u8 {
+                            let mut expected = dice;
+                            let mut used = count;
+                            for d in expected.iter_mut() {
+                                if used > 0 && *d == per {
+                                    *d = 0;
+                                    used -= 1;
+                                }
+                            }
+                            expected.sort_unstable_by(|x, y| y.cmp(x));
+                            assert_eq!(
+                                take_dice(dice, per, count),
+                                expected,
+                                "{dice:?} less {count} of {per}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

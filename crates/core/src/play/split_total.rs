@@ -463,20 +463,15 @@ impl Generator {
         }
         // A capture sets the flag for having captured, which may change where (or
         // whether) another unit goes: then the order matters, so try every order
-        // (when one part captures and another, not the same, is sensitive).
+        // (when one part captures and another, not the same, is sensitive: some
+        // part captures, some is sensitive, and they are not one and the same).
         let order_matters = caps != 0 && sens != 0 && (caps | sens).count_ones() >= 2;
         if flag_may_change && order_matters {
-            for a in 0..k {
-                for b in 0..k {
-                    if a != b && cells[a].captures && cells[b].sensitive {
-                        let mut order = moving;
-                        permute(&mut order[..k], 0, &mut |ord| {
-                            self.try_order(node, units, parts, ord)
-                        });
-                        return;
-                    }
-                }
-            }
+            let mut order = moving;
+            permute(&mut order[..k], 0, &mut |ord| {
+                self.try_order(node, units, parts, ord)
+            });
+            return;
         }
         if now == all && onto == 0 {
             // Every part legal now and none landing on another's start: every

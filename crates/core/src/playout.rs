@@ -45,7 +45,7 @@ pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
 }
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
-pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl RngCore) -> Position {
+pub fn random_turn(pos: &Position, throw: Throw, rng: &mut (impl RngCore + Clone)) -> Position {
     let scratch = &mut [None; 96];
     let Ok(mut node) = Node::begin(pos, throw) else {
         return *pos;
@@ -151,27 +151,40 @@ impl Sampler for Groups {
 /// the node just after a step or the end of the turn wrote some of its
 /// bytes is read in wide words that wait for those writes to land.)
 #[inline]
-fn turn_in<S: Sampler>(node: &mut Node, rng: &mut impl RngCore, scratch: &mut [Option<Step>; 96]) {
+fn turn_in<S: Sampler>(
+    node: &mut Node,
+    rng: &mut (impl RngCore + Clone),
+    scratch: &mut [Option<Step>; 96],
+) {
     let mut moved = false;
     // The obstacles stay while steps capture nothing and make or break no
     // block; they are found again after any other step. (Not from a cache:
     // a new turn, a pass and such a step almost always change what they
     // depend on, so comparing would only add the cost of a key.)
     let mut obs = obstacles(&node.pos, node.actor);
-    // What `Node::start` settles, with the obstacles just found: a thrower
-    // with no step passes the throw to the partner.
-    if let Some(p) = node.pass() {
-        if !has_any_step_with(node, &obs) {
-            *node = p;
-            obs = obstacles(&node.pos, node.actor);
-        }
-    }
+    // What `Node::start` settles: a thrower with no step passes the throw to
+    // the partner. Most throwers have a step, and the first draws usually
+    // find one, which says so without looking at every unit; only when they
+    // fail is the question asked, and if the thrower is stuck the draws are
+    // taken back (the generator as it was), so that the partner draws what
+    // it would have drawn had the question come first.
+    let mut stuck = node.pass().is_some().then(|| rng.clone());
     let mut sampler = S::default();
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
         let sampled = sampler.sample(node, &obs, rng);
+        if let Some(saved) = stuck.take() {
+            if let (None, Some(p)) = (sampled, node.pass()) {
+                if !has_any_step_with(node, &obs) {
+                    *rng = saved;
+                    *node = p;
+                    obs = obstacles(&node.pos, node.actor);
+                    continue;
+                }
+            }
+        }
         let step = match sampled {
             Some(s) => s,
             None => {
@@ -223,7 +236,11 @@ fn turn_in<S: Sampler>(node: &mut Node, rng: &mut impl RngCore, scratch: &mut [O
 }
 
 /// Plays random turns from `start` until the game ends or `max_turns` are played.
-pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
+pub fn random_playout(
+    start: &Position,
+    rng: &mut (impl RngCore + Clone),
+    max_turns: u32,
+) -> Playout {
     match Kind::of(start.rules()) {
         Kind::Kept => playout_with::<Units>(start, rng, max_turns),
         Kind::Groups => playout_with::<Groups>(start, rng, max_turns),
@@ -232,7 +249,11 @@ pub fn random_playout(start: &Position, rng: &mut impl RngCore, max_turns: u32) 
 }
 
 /// [`random_playout`] drawing steps with `S`.
-fn playout_with<S: Sampler>(start: &Position, rng: &mut impl RngCore, max_turns: u32) -> Playout {
+fn playout_with<S: Sampler>(
+    start: &Position,
+    rng: &mut (impl RngCore + Clone),
+    max_turns: u32,
+) -> Playout {
     // One node from turn to turn: its position is never copied.
     let mut node = Node::at_rest(start);
     let mut turns = 0;

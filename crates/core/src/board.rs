@@ -144,33 +144,6 @@ const fn build_square_bits() -> [[u128; 128]; 4] {
 /// colour stands on, 0 in the Charkoni or home (or beyond, for marked values).
 const SQUARE_BITS: [[u128; 128]; 4] = build_square_bits();
 
-const fn build_short_bits() -> [[u128; 128]; 4] {
-    let mut out = [[0u128; 128]; 4];
-    let mut colour = 0;
-    while colour < 4 {
-        let mut p = 1;
-        while p <= 83 {
-            if p < HALF as usize || p == LOOP_END as usize {
-                out[colour][p] = SQUARE_BITS[colour][p];
-            }
-            p += 1;
-        }
-        colour += 1;
-    }
-    out
-}
-
-/// `SHORT_BITS[colour][progress]`: [`SQUARE_BITS`] for a piece short of half
-/// way or at the loop's end (which makes no blockade past half way), else 0.
-const SHORT_BITS: [[u128; 128]; 4] = build_short_bits();
-
-/// The bit of the square a piece of `colour` at `progress` stands on when it
-/// is short of half way or at the loop's end, 0 otherwise (and off the board).
-#[inline]
-pub(crate) fn short_square_bit(colour: usize, progress: u8) -> u128 {
-    SHORT_BITS[colour][(progress & 0x7f) as usize]
-}
-
 /// The bit of the square a piece of `colour` at `progress` stands on, 0 off
 /// the board (the hot paths' masks of occupied squares). Progress values with
 /// the search's mark (bit 7) read 0: clear it first.

@@ -58,24 +58,26 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
             o.any = m != 0;
         }
         Blockade::PastHalf => {
-            // Squares holding one enemy piece, two or more, and where one stands
-            // short of half way (or at the loop's end): only squares of two or
-            // more with none short can be blockades.
-            let (mut one, mut more, mut short) = (0u128, 0u128, 0u128);
+            // Only a square of two or more enemy pieces with none short of
+            // half way (or at the loop's end) can be a blockade: the squares
+            // of two or more pieces past half way are found, and
+            // `blockade_size` refuses those where one short of it stands too.
+            let (mut one, mut more) = (0u128, 0u128);
             for e in pos.present.iter() {
                 if !pos.enemies(a, e) {
                     continue;
                 }
                 let ei = e.index();
                 for &raw in &pos.pieces[ei] {
-                    // No bit in the Charkoni or home.
-                    let bit = board::square_bit(ei, raw & !MOVED);
-                    more |= one & bit;
-                    one |= bit;
-                    short |= board::short_square_bit(ei, raw & !MOVED);
+                    let p = raw & !MOVED;
+                    if p >= HALF && p != LOOP_END {
+                        // No bit home.
+                        let bit = board::square_bit(ei, p);
+                        more |= one & bit;
+                        one |= bit;
+                    }
                 }
             }
-            more &= !short;
             while more != 0 {
                 let s = more.trailing_zeros() as u8;
                 more &= more - 1;

@@ -144,6 +144,34 @@ const fn build_square_bits() -> [[u128; 128]; 4] {
 /// colour stands on, 0 in the Charkoni or home (or beyond, for marked values).
 const SQUARE_BITS: [[u128; 128]; 4] = build_square_bits();
 
+const fn build_past_bits() -> [[u128; 128]; 4] {
+    let mut out = [[0u128; 128]; 4];
+    let mut colour = 0;
+    while colour < 4 {
+        let mut p = HALF as usize;
+        while p <= 83 {
+            if p != LOOP_END as usize {
+                out[colour][p] = SQUARE_BITS[colour][p];
+            }
+            p += 1;
+        }
+        colour += 1;
+    }
+    out
+}
+
+/// `PAST_BITS[colour][progress]`: [`SQUARE_BITS`] for a piece past half way
+/// and not at the loop's end (one that may stand in a blockade), else 0.
+const PAST_BITS: [[u128; 128]; 4] = build_past_bits();
+
+/// The bit of the square a piece of `colour` at `progress` stands on when it
+/// is past half way and not at the loop's end (so may stand in a blockade
+/// there), 0 otherwise (and off the board). Clear the search's mark first.
+#[inline]
+pub(crate) fn past_square_bit(colour: usize, progress: u8) -> u128 {
+    PAST_BITS[colour & 3][(progress & 0x7f) as usize]
+}
+
 /// The bit of the square a piece of `colour` at `progress` stands on, 0 off
 /// the board (the hot paths' masks of occupied squares). Progress values with
 /// the search's mark (bit 7) read 0: clear it first.

@@ -23,7 +23,7 @@ use crate::dice::Throw;
 use crate::play::{
     destination_here, distance_count, finish_in, for_each_step_fast, for_each_unit,
     has_any_step_with, mark_dead, needs_declaration, nth_distance, obstacles, step_among, Node,
-    Obstacles, Unit, MOVED,
+    Obstacles, Standing, Unit, MOVED,
 };
 use crate::position::Position;
 use crate::rules::{Split, Stacking, ThrowUse};
@@ -50,10 +50,11 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut (impl RngCore + Clone
     let Ok(mut node) = Node::begin(pos, throw) else {
         return *pos;
     };
+    let standing = &mut Standing::default();
     match Kind::of(pos.rules()) {
-        Kind::Kept => turn_in::<Units>(&mut node, rng, scratch),
-        Kind::Groups => turn_in::<Groups>(&mut node, rng, scratch),
-        Kind::Plain => turn_in::<Plain>(&mut node, rng, scratch),
+        Kind::Kept => turn_in::<Units>(&mut node, rng, scratch, standing),
+        Kind::Groups => turn_in::<Groups>(&mut node, rng, scratch, standing),
+        Kind::Plain => turn_in::<Plain>(&mut node, rng, scratch, standing),
     }
     node.pos
 }
@@ -121,6 +122,22 @@ trait Sampler: Default {
     /// Takes `step`, just applied to make `node`, into account.
     #[inline]
     fn stepped(&mut self, _node: &Node, _step: &Step) {}
+    /// Whether the obstacles are found with the squares of colours that
+    /// did not move kept from turn to turn ([`Standing`]): fewer
+    /// instructions where blockades past half way are looked for
+    /// (chausar: 4.6% fewer for a playout), more where the obstacles are
+    /// cheap to find anyway (1 to 3% more in chaupar and classic).
+    const KEEPS_SQUARES: bool = false;
+}
+
+/// The obstacles in the way of the node's actor, found by the way `S` keeps.
+#[inline(always)]
+fn obstacles_for<S: Sampler>(node: &Node, standing: &mut Standing) -> Obstacles {
+    if S::KEEPS_SQUARES {
+        standing.obstacles(&node.pos, node.actor)
+    } else {
+        obstacles(&node.pos, node.actor)
+    }
 }
 
 /// [`sample_step`] as a [`Sampler`].
@@ -139,6 +156,8 @@ impl Sampler for Plain {
 struct Groups;
 
 impl Sampler for Groups {
+    const KEEPS_SQUARES: bool = true;
+
     #[inline]
     fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
         sample_group_step(node, obs, rng)
@@ -155,32 +174,35 @@ fn turn_in<S: Sampler>(
     node: &mut Node,
     rng: &mut (impl RngCore + Clone),
     scratch: &mut [Option<Step>; 96],
+    standing: &mut Standing,
 ) {
     let mut moved = false;
     // The obstacles stay while steps capture nothing and make or break no
     // block; they are found again after any other step. (Not from a cache:
     // a new turn, a pass and such a step almost always change what they
     // depend on, so comparing would only add the cost of a key.)
-    let mut obs = obstacles(&node.pos, node.actor);
+    let mut obs = obstacles_for::<S>(node, standing);
     // What `Node::start` settles: a thrower with no step passes the throw to
     // the partner. Most throwers have a step, and the first draws usually
     // find one, which says so without looking at every unit; only when they
     // fail is the question asked, and if the thrower is stuck the draws are
     // taken back (the generator as it was), so that the partner draws what
     // it would have drawn had the question come first.
-    let mut stuck = node.pass().is_some().then(|| rng.clone());
+    let saved = node.pass().is_some().then(|| rng.clone());
+    let mut unasked = saved.is_some();
     let mut sampler = S::default();
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
         let sampled = sampler.sample(node, &obs, rng);
-        if let Some(saved) = stuck.take() {
-            if let (None, Some(p)) = (sampled, node.pass()) {
+        if unasked {
+            unasked = false;
+            if let (None, Some(p), Some(saved)) = (sampled, node.pass(), &saved) {
                 if !has_any_step_with(node, &obs) {
-                    *rng = saved;
+                    *rng = saved.clone();
                     *node = p;
-                    obs = obstacles(&node.pos, node.actor);
+                    obs = obstacles_for::<S>(node, standing);
                     continue;
                 }
             }
@@ -205,7 +227,7 @@ fn turn_in<S: Sampler>(
                     match node.pass() {
                         Some(p) => {
                             *node = p;
-                            obs = obstacles(&node.pos, node.actor);
+                            obs = obstacles_for::<S>(node, standing);
                             continue;
                         }
                         None => break,
@@ -226,7 +248,7 @@ fn turn_in<S: Sampler>(
         sampler.stepped(node, &step);
         moved = true;
         if !quiet || blocks {
-            obs = obstacles(&node.pos, node.actor);
+            obs = obstacles_for::<S>(node, standing);
         }
     }
     finish_in(&mut node.pos, node.actor, node.captured_any);
@@ -258,12 +280,13 @@ fn playout_with<S: Sampler>(
     let mut node = Node::at_rest(start);
     let mut turns = 0;
     let mut scratch = [None; 96];
+    let mut standing = Standing::default();
     while node.pos.to_move().is_some() && turns < max_turns {
         let t = throw(&node.pos, rng);
         // A throw that cannot be played (the game is over) leaves the
         // position as it is.
         if node.begin_again(t).is_ok() {
-            turn_in::<S>(&mut node, rng, &mut scratch);
+            turn_in::<S>(&mut node, rng, &mut scratch, &mut standing);
         }
         turns += 1;
     }

@@ -61,7 +61,7 @@ mod turn;
 pub(crate) use apply::{capture_marks, finish_in, mark_dead, step_among};
 pub use generator::{legal_plays, Generator};
 pub(crate) use node::{Node, FRESH, MOVED};
-pub(crate) use obstacles::{obstacles, Obstacles};
+pub(crate) use obstacles::{obstacles, Obstacles, Standing};
 pub(crate) use steps::{
     destination_here, distance_count, for_each_step_fast, for_each_unit, has_any_step_with,
     is_dead, needs_declaration, nth_distance, Unit,

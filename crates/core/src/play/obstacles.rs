@@ -24,20 +24,68 @@ pub(crate) struct Obstacles {
 
 /// The obstacles in the way of colour `a`.
 pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
+    let them = pos.present.0 & !(1 << a.index());
+    let mut others = 0u128;
+    for c in 0..4 {
+        if them & (1 << c) != 0 {
+            others |= squares_of(pos, c);
+        }
+    }
+    // Only a square of two or more enemy pieces with none short of half way
+    // (or at the loop's end) can be a blockade: the squares of two or more
+    // pieces past half way are found, and `blockade_size` refuses those where
+    // one short of it stands too.
+    let mut more = 0u128;
+    if pos.rules.blockade == Blockade::PastHalf {
+        let enemies = enemies(pos, a);
+        let mut one = 0u128;
+        for c in 0..4 {
+            if enemies & (1 << c) == 0 {
+                continue;
+            }
+            for &raw in &pos.pieces[c] {
+                let bit = board::past_square_bit(c, raw & !MOVED);
+                more |= one & bit;
+                one |= bit;
+            }
+        }
+    }
+    finish(pos, a, others, more)
+}
+
+/// The squares where colour `c`'s pieces stand.
+#[inline(always)]
+fn squares_of(pos: &Position, c: usize) -> u128 {
+    let [p, q, r, s] = pos.pieces[c & 3];
+    board::square_bit(c, p & !MOVED)
+        | board::square_bit(c, q & !MOVED)
+        | board::square_bit(c, r & !MOVED)
+        | board::square_bit(c, s & !MOVED)
+}
+
+/// The colours (bit i: colour i) of `a`'s enemies in the game: the other
+/// team's, or every other colour's.
+#[inline]
+fn enemies(pos: &Position, a: Colour) -> u8 {
+    let same = if pos.teams {
+        0b0101 << (a.index() & 1)
+    } else {
+        1 << a.index()
+    };
+    pos.present.0 & !same
+}
+
+/// The obstacles in the way of `a`, from where the other colours stand
+/// (`others`) and the squares of two or more enemy pieces past half way
+/// (`more`, past-half blockades only).
+#[inline(always)]
+fn finish(pos: &Position, a: Colour, others: u128, mut more: u128) -> Obstacles {
     let mut o = Obstacles {
         mask: [0; 5],
         any: false,
-        others: 0,
+        others,
     };
     let ai = a.index();
-    for c in 0..4 {
-        if c == ai || pos.present.0 & (1 << c) == 0 {
-            continue;
-        }
-        for &raw in &pos.pieces[c] {
-            o.others |= board::square_bit(c, raw & !MOVED);
-        }
-    }
     match pos.rules.blockade {
         Blockade::None => {}
         Blockade::Block => {
@@ -50,7 +98,7 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
                     if c == a {
                         m |= 1u128 << b;
                     } else {
-                        m |= board::progress_bits(a.index(), board::sq(c.index(), b));
+                        m |= board::progress_bits(ai, board::sq(c.index(), b));
                     }
                 }
             }
@@ -58,26 +106,6 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
             o.any = m != 0;
         }
         Blockade::PastHalf => {
-            // Only a square of two or more enemy pieces with none short of
-            // half way (or at the loop's end) can be a blockade: the squares
-            // of two or more pieces past half way are found, and
-            // `blockade_size` refuses those where one short of it stands too.
-            let (mut one, mut more) = (0u128, 0u128);
-            for e in pos.present.iter() {
-                if !pos.enemies(a, e) {
-                    continue;
-                }
-                let ei = e.index();
-                for &raw in &pos.pieces[ei] {
-                    let p = raw & !MOVED;
-                    if p >= HALF && p != LOOP_END {
-                        // No bit home.
-                        let bit = board::square_bit(ei, p);
-                        more |= one & bit;
-                        one |= bit;
-                    }
-                }
-            }
             while more != 0 {
                 let s = more.trailing_zeros() as u8;
                 more &= more - 1;
@@ -94,6 +122,74 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
         }
     }
     o
+}
+
+/// Where each colour's pieces stand, kept from one call of
+/// [`Standing::obstacles`] to the next for the colours whose pieces have not
+/// moved since: a playout's turns each move one colour or two, so the
+/// obstacles of the next turn need the squares of one or two colours
+/// found again, not of all three others.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Standing {
+    /// Which colours' squares below are known (bit i: colour i).
+    known: u8,
+    /// Per colour, the pieces (as a little-endian word) they were found from.
+    words: [u32; 4],
+    /// Per colour, the squares its pieces stand on.
+    squares: [u128; 4],
+    /// Per colour, the squares of its pieces past half way and short of
+    /// the loop's end, and those of two or more of them.
+    past: [(u128, u128); 4],
+}
+
+impl Standing {
+    /// [`obstacles`]`(pos, a)`, with the squares of colours whose pieces
+    /// are as they were last time taken from then.
+    #[inline]
+    pub(crate) fn obstacles(&mut self, pos: &Position, a: Colour) -> Obstacles {
+        let ai = a.index();
+        let others = pos.present.0 & !(1 << ai);
+        let past_half = pos.rules.blockade == Blockade::PastHalf;
+        for c in 0..4 {
+            let word = u32::from_le_bytes(pos.pieces[c]);
+            if others & (1 << c) == 0 || (self.known & (1 << c) != 0 && self.words[c] == word) {
+                continue;
+            }
+            let mut squares = 0u128;
+            let (mut one, mut more) = (0u128, 0u128);
+            for &raw in &pos.pieces[c] {
+                squares |= board::square_bit(c, raw & !MOVED);
+                if past_half {
+                    let bit = board::past_square_bit(c, raw & !MOVED);
+                    more |= one & bit;
+                    one |= bit;
+                }
+            }
+            self.known |= 1 << c;
+            self.words[c] = word;
+            self.squares[c] = squares;
+            self.past[c] = (one, more);
+        }
+        let mut on = 0u128;
+        for c in 0..4 {
+            if others & (1 << c) != 0 {
+                on |= self.squares[c];
+            }
+        }
+        let mut more = 0u128;
+        if past_half {
+            let enemies = enemies(pos, a);
+            let mut one = 0u128;
+            for c in 0..4 {
+                if enemies & (1 << c) != 0 {
+                    let (c_one, c_more) = self.past[c];
+                    more |= c_more | (one & c_one);
+                    one |= c_one;
+                }
+            }
+        }
+        finish(pos, a, on, more)
+    }
 }
 
 /// The obstacles last computed and what they depend on (the actor, the pieces of

@@ -9,7 +9,7 @@ use crate::{Game, Generator, Position, Preset, Rules};
 
 use super::apply::apply;
 use super::node::Node;
-use super::obstacles::obstacles;
+use super::obstacles::{obstacles, Standing};
 use super::steps::{check_move, destination, for_each_step, for_each_unit, steps_onto_free_square};
 use crate::Colour;
 
@@ -187,12 +187,15 @@ fn obstacles_square_by_square(pos: &Position, a: Colour) -> ([u128; 5], bool, u1
 
 /// Checks every colour's obstacle table of `pos` against the rules' own.
 fn same_obstacles_as_the_rules(pos: &Position) -> Result<(), TestCaseError> {
+    // A playout's way too, each colour's squares found once.
+    let mut standing = Standing::default();
     for c in Colour::ALL.into_iter().filter(|c| pos.colours().has(*c)) {
-        let o = obstacles(pos, c);
         let (mask, any, others) = obstacles_square_by_square(pos, c);
-        prop_assert_eq!((o.mask, o.others), (mask, others), "{:?} {:?}", pos, c);
-        // `any` may be set by a blockade in nobody's way; never unset by one.
-        prop_assert!(o.any || !any, "{:?} {:?}", pos, c);
+        for o in [obstacles(pos, c), standing.obstacles(pos, c)] {
+            prop_assert_eq!((o.mask, o.others), (mask, others), "{:?} {:?}", pos, c);
+            // `any` may be set by a blockade in nobody's way; never unset by one.
+            prop_assert!(o.any || !any, "{:?} {:?}", pos, c);
+        }
     }
     Ok(())
 }
@@ -208,6 +211,44 @@ proptest! {
             return Ok(());
         };
         same_obstacles_as_the_rules(&pos)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(12), ..ProptestConfig::default() })]
+
+    /// The obstacles a playout finds with the squares of the colours that
+    /// did not move kept from one call to the next ([`Standing`]) are the
+    /// rules' own, at every step of a random game's turns (pieces marked
+    /// as moved, captures and passed throws included).
+    #[test]
+    fn kept_squares_give_the_rules_obstacles(rules in rules_strategy(), players in 2u8..=4, seed in any::<u64>()) {
+        let Ok(mut pos) = Position::new(rules, players) else {
+            return Ok(());
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut standing = Standing::default();
+        for _ in 0..200 {
+            let t = Throw::from_bits(rules.faces, rng.next_u32());
+            let Ok(mut node) = Node::start(&pos, t) else { break };
+            loop {
+                for c in Colour::ALL.into_iter().filter(|c| node.pos.colours().has(*c)) {
+                    let o = standing.obstacles(&node.pos, c);
+                    let (mask, any, others) = obstacles_square_by_square(&node.pos, c);
+                    prop_assert_eq!((o.mask, o.others), (mask, others), "{:?} {:?}", node, c);
+                    prop_assert!(o.any || !any, "{:?} {:?}", node, c);
+                }
+                let mut steps = Vec::new();
+                for_each_step(&node, |s| steps.push(s));
+                if steps.is_empty() {
+                    break;
+                }
+                node = apply(&node, &steps[rng.next_u32() as usize % steps.len()]);
+            }
+            let mut g = Generator::new();
+            let Ok(n) = g.generate(&pos, t) else { break };
+            pos = *g.position(rng.next_u32() as usize % n);
+        }
     }
 }
 

@@ -29,7 +29,7 @@ pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
 
 /// [`apply_among`] in place, for callers that go on from the node they step from
 /// (a playout).
-#[inline]
+#[inline(always)]
 pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) {
     let total = n.total_mode();
     let pos = &mut n.pos;

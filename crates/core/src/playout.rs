@@ -390,42 +390,67 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
         size,
         group_pair,
     };
-    let single = distance_count(node, &unit(0, 1, false)) as u32;
-    let pair = distance_count(node, &unit(0, 1, true)) as u32;
+    // Each die moves on its own here (never a total): a single may go
+    // each distinct die, a group the equal pair's sum if there is one.
+    let d = node.dice;
+    let mut distances = [0u8; 4];
+    let mut single = 0u32;
+    for i in 0..3 {
+        if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
+            distances[single as usize] = d[i];
+            single += 1;
+        }
+    }
+    let pair_die = if d[0] != 0 && d[0] == d[1] {
+        d[0]
+    } else if d[1] != 0 && d[1] == d[2] {
+        d[1]
+    } else {
+        0
+    };
+    let pair = (pair_die != 0) as u32;
     let grouped = |(at, n): (u8, u8)| at != START && n >= 2;
-    let pairs: u32 = squares[..count]
-        .iter()
-        .map(|&sq| single + if grouped(sq) { pair } else { 0 })
-        .sum();
+    let mut weights = [0u32; 4];
+    let mut pairs = 0u32;
+    for (w, &sq) in weights.iter_mut().zip(&squares[..count]) {
+        *w = single + if grouped(sq) { pair } else { 0 };
+        pairs += *w;
+    }
     if pairs == 0 {
         return None;
     }
     for _ in 0..8 {
         let mut k = remainder(rng.next_u32(), pairs);
-        for &(at, n) in &squares[..count] {
-            let u = if k < single {
-                unit(at, 1, false)
-            } else {
-                k -= single;
-                if !grouped((at, n)) || k >= pair {
-                    k -= if grouped((at, n)) { pair } else { 0 };
-                    continue;
-                }
-                unit(at, n, true)
-            };
-            let (by, dice) = nth_distance(node, &u, k as u8)?;
-            if let Some(to) = destination_here(node, obs, &u, by) {
-                return Some(Step {
-                    colour: node.actor,
-                    from: u.from,
-                    to,
-                    pieces: u.size,
-                    by,
-                    dice,
-                    declare: None,
-                });
-            }
-            break;
+        // The square of draw k, without a branch on it (a random draw's
+        // square is a branch no predictor knows): the squares wholly
+        // before k are counted and their draws taken off.
+        let (mut j, mut before, mut end) = (0, 0, 0);
+        for &w in &weights[..count] {
+            end += w;
+            let past = (k >= end) as u32;
+            j += past as usize;
+            before += past * w;
+        }
+        k -= before;
+        let (at, n) = squares[j & 3];
+        // A single first, then the group.
+        let group = k >= single;
+        let u = unit(at, if group { n } else { 1 }, group);
+        let (by, dice) = if group {
+            (2 * pair_die, 2)
+        } else {
+            (distances[(k & 3) as usize], 1)
+        };
+        if let Some(to) = destination_here(node, obs, &u, by) {
+            return Some(Step {
+                colour: node.actor,
+                from: u.from,
+                to,
+                pieces: u.size,
+                by,
+                dice,
+                declare: None,
+            });
         }
     }
     None

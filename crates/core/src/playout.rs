@@ -188,7 +188,7 @@ fn turn_in<S: Sampler>(
     // fail is the question asked, and if the thrower is stuck the draws are
     // taken back (the generator as it was), so that the partner draws what
     // it would have drawn had the question come first.
-    let saved = node.pass().is_some().then(|| rng.clone());
+    let saved = node.may_pass().then(|| rng.clone());
     let mut unasked = saved.is_some();
     let mut sampler = S::default();
     while node.left() {

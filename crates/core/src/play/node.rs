@@ -169,7 +169,7 @@ impl Node {
     }
 
     /// Whether dice left over would pass to the partner if the thrower were stuck.
-    fn may_pass(&self) -> bool {
+    pub(crate) fn may_pass(&self) -> bool {
         self.part == Part::Own
             && self.pos.rules.unused == Unused::Partner
             && self.pos.teams

@@ -90,15 +90,22 @@ fn finish(pos: &Position, a: Colour, others: u128, mut more: u128) -> Obstacles 
         Blockade::None => {}
         Blockade::Block => {
             let mut m = 0u128;
-            for c in pos.present.iter() {
-                for &b in &pos.blocks[c.index()] {
-                    if b == 0 {
+            // Most often nobody has a block: one look at all eight.
+            if u64::from_le_bytes(*pos.blocks.as_flattened().first_chunk().unwrap_or(&[0; 8])) != 0
+            {
+                for c in 0..4 {
+                    if pos.present.0 & (1 << c) == 0 {
                         continue;
                     }
-                    if c == a {
-                        m |= 1u128 << b;
-                    } else {
-                        m |= board::progress_bits(ai, board::sq(c.index(), b));
+                    for &b in &pos.blocks[c] {
+                        if b == 0 {
+                            continue;
+                        }
+                        if c == ai {
+                            m |= 1u128 << (b & 0x7f);
+                        } else {
+                            m |= board::progress_bits(ai, board::sq(c, b));
+                        }
                     }
                 }
             }

@@ -198,10 +198,10 @@ fn turn_in<S: Sampler>(
         let sampled = sampler.sample(node, &obs, rng);
         if unasked {
             unasked = false;
-            if let (None, Some(p), Some(saved)) = (sampled, node.pass(), &saved) {
+            if let (None, Some(saved)) = (sampled, &saved) {
                 if !has_any_step_with(node, &obs) {
                     *rng = saved.clone();
-                    *node = p;
+                    *node = node.passed();
                     obs = obstacles_for::<S>(node, standing);
                     continue;
                 }

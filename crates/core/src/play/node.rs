@@ -177,7 +177,8 @@ impl Node {
             && self.pos.present.has(self.actor.partner())
     }
 
-    fn passed(mut self) -> Node {
+    /// The node with the partner acting on the dice left (see [`Node::pass`]).
+    pub(crate) fn passed(mut self) -> Node {
         self.actor = self.actor.partner();
         self.part = Part::Passed;
         self

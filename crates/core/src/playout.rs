@@ -39,13 +39,50 @@ pub struct Playout {
     pub turns: u32,
 }
 
+/// A random generator whose place in its stream can be noted and gone back
+/// to. A playout turn whose thrower may pass the throw to the partner asks
+/// whether the thrower is stuck only when its first draws find no step, and
+/// takes those draws back if it is: the partner then draws what it would
+/// have drawn had the question come first, without the question's cost at
+/// every turn (or a copy of the generator's state at every turn, which cost
+/// nearly as much).
+pub trait Rewind: RngCore {
+    /// A place in the stream.
+    type Mark: Copy;
+    /// Where the generator stands now.
+    fn mark(&self) -> Self::Mark;
+    /// Goes back (or on) to `mark`: the next draws are those that followed it.
+    fn rewind(&mut self, mark: Self::Mark);
+}
+
+macro_rules! rewind_by_word_pos {
+    ($($rng:ty),*) => {$(
+        impl Rewind for $rng {
+            type Mark = u128;
+            #[inline]
+            fn mark(&self) -> u128 {
+                self.get_word_pos()
+            }
+            fn rewind(&mut self, mark: u128) {
+                self.set_word_pos(mark);
+            }
+        }
+    )*};
+}
+
+rewind_by_word_pos!(
+    rand_chacha::ChaCha8Rng,
+    rand_chacha::ChaCha12Rng,
+    rand_chacha::ChaCha20Rng
+);
+
 /// Throws three dice of the position's faces from `rng`.
 pub fn throw(pos: &Position, rng: &mut impl RngCore) -> Throw {
     Throw::from_bits(pos.rules().faces, rng.next_u32())
 }
 
 /// Plays one turn of `pos` with `throw` by random steps; the position after it.
-pub fn random_turn(pos: &Position, throw: Throw, rng: &mut (impl RngCore + Clone)) -> Position {
+pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl Rewind) -> Position {
     let scratch = &mut [None; 96];
     let Ok(mut node) = Node::begin(pos, throw) else {
         return *pos;
@@ -172,7 +209,7 @@ impl Sampler for Groups {
 #[inline]
 fn turn_in<S: Sampler>(
     node: &mut Node,
-    rng: &mut (impl RngCore + Clone),
+    rng: &mut impl Rewind,
     scratch: &mut [Option<Step>; 96],
     standing: &mut Standing,
 ) {
@@ -188,23 +225,19 @@ fn turn_in<S: Sampler>(
     // fail is the question asked, and if the thrower is stuck the draws are
     // taken back (the generator as it was), so that the partner draws what
     // it would have drawn had the question come first.
-    let saved = node.may_pass().then(|| rng.clone());
-    let mut unasked = saved.is_some();
+    let mut saved = node.may_pass().then(|| rng.mark());
     let mut sampler = S::default();
     while node.left() {
         // Most of the time a few random draws of (unit, distance) find a legal step
         // without listing them all; each draw is uniform over the pairs, so an
         // accepted one is uniform over the legal pairs.
         let sampled = sampler.sample(node, &obs, rng);
-        if unasked {
-            unasked = false;
-            if let (None, Some(saved)) = (sampled, &saved) {
-                if !has_any_step_with(node, &obs) {
-                    *rng = saved.clone();
-                    *node = node.passed();
-                    obs = obstacles_for::<S>(node, standing);
-                    continue;
-                }
+        if let Some(mark) = saved.take() {
+            if sampled.is_none() && !has_any_step_with(node, &obs) {
+                rng.rewind(mark);
+                *node = node.passed();
+                obs = obstacles_for::<S>(node, standing);
+                continue;
             }
         }
         let step = match sampled {
@@ -258,11 +291,7 @@ fn turn_in<S: Sampler>(
 }
 
 /// Plays random turns from `start` until the game ends or `max_turns` are played.
-pub fn random_playout(
-    start: &Position,
-    rng: &mut (impl RngCore + Clone),
-    max_turns: u32,
-) -> Playout {
+pub fn random_playout(start: &Position, rng: &mut impl Rewind, max_turns: u32) -> Playout {
     match Kind::of(start.rules()) {
         Kind::Kept => playout_with::<Units>(start, rng, max_turns),
         Kind::Groups => playout_with::<Groups>(start, rng, max_turns),
@@ -271,11 +300,7 @@ pub fn random_playout(
 }
 
 /// [`random_playout`] drawing steps with `S`.
-fn playout_with<S: Sampler>(
-    start: &Position,
-    rng: &mut (impl RngCore + Clone),
-    max_turns: u32,
-) -> Playout {
+fn playout_with<S: Sampler>(start: &Position, rng: &mut impl Rewind, max_turns: u32) -> Playout {
     // One node from turn to turn: its position is never copied.
     let mut node = Node::at_rest(start);
     let mut turns = 0;
@@ -560,6 +585,23 @@ mod tests {
     use crate::{Preset, Rules};
     use rand_chacha::rand_core::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    /// A generator gone back to a mark draws again what followed it, across
+    /// the ends of its blocks of output too.
+    #[test]
+    fn rewound_generators_draw_again_what_followed_the_mark() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for skip in [0usize, 1, 7, 63, 64, 65, 200] {
+            for _ in 0..skip {
+                rng.next_u32();
+            }
+            let mark = rng.mark();
+            let first: Vec<u32> = (0..70).map(|_| rng.next_u32()).collect();
+            rng.rewind(mark);
+            let again: Vec<u32> = (0..70).map(|_| rng.next_u32()).collect();
+            assert_eq!(first, again, "after {skip} draws");
+        }
+    }
 
     /// The remainder by multiplication is `%`'s for every divisor up to
     /// past the table and numbers at both ends and in between.

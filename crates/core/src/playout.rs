@@ -405,16 +405,11 @@ impl Sampler for Units {
 /// [`sample_step`] where each die moves on its own and pieces stand together
 /// as groups (`throw=dice`, `stacking=group`): the units are the squares of
 /// the actor's pieces, each a single piece and, away from the Charkoni with
-/// two or more, the whole group, so a draw is found from the squares without
+/// two or more, the whole group, so a draw is found from the pieces without
 /// listing the units. The same draws as [`sample_step`].
 #[inline]
 fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
-    let (squares, count) = squares(node);
-    let unit = |from, size, group_pair| Unit {
-        from,
-        size,
-        group_pair,
-    };
+    let pieces = node.pos.pieces[node.actor.index()];
     // Each die moves on its own here (never a total): a single may go
     // each distinct die, a group the equal pair's sum if there is one.
     let d = node.dice;
@@ -434,33 +429,50 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
         0
     };
     let pair = (pair_die != 0) as u32;
-    let grouped = |(at, n): (u8, u8)| at != START && n >= 2;
+    // The draws of each square, on the first of its pieces (they are
+    // sorted, those home and the moved last), without a branch on where
+    // the pieces stand: a single, and the group where two or more stand
+    // away from the Charkoni.
     let mut weights = [0u32; 4];
     let mut pairs = 0u32;
-    for (w, &sq) in weights.iter_mut().zip(&squares[..count]) {
-        *w = single + if grouped(sq) { pair } else { 0 };
-        pairs += *w;
+    for i in 0..4 {
+        let at = pieces[i];
+        let first = i == 0 || at != pieces[i - 1];
+        let grouped = i + 1 < 4 && pieces[i + 1] == at && at != START;
+        // Home (84) and moved (marked, 128 and over) pieces are not units.
+        let w = if first && at < HOME {
+            single + if grouped { pair } else { 0 }
+        } else {
+            0
+        };
+        weights[i] = w;
+        pairs += w;
     }
     if pairs == 0 {
         return None;
     }
     for _ in 0..8 {
         let mut k = remainder(rng.next_u32(), pairs);
-        // The square of draw k, without a branch on it (a random draw's
-        // square is a branch no predictor knows): the squares wholly
-        // before k are counted and their draws taken off.
+        // The piece whose square draw k falls on, without a branch on the
+        // draw (a random draw's square is a branch no predictor knows): the
+        // squares wholly before it are counted and their draws taken off.
         let (mut j, mut before, mut end) = (0, 0, 0);
-        for &w in &weights[..count] {
+        for &w in &weights {
             end += w;
             let past = (k >= end) as u32;
             j += past as usize;
             before += past * w;
         }
         k -= before;
-        let (at, n) = squares[j & 3];
+        let at = pieces[j & 3];
         // A single first, then the group.
         let group = k >= single;
-        let u = unit(at, if group { n } else { 1 }, group);
+        let size = pieces.iter().map(|p| (*p == at) as u8).sum::<u8>();
+        let u = Unit {
+            from: at,
+            size: if group { size } else { 1 },
+            group_pair: group,
+        };
         let (by, dice) = if group {
             (2 * pair_die, 2)
         } else {
@@ -479,31 +491,6 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
         }
     }
     None
-}
-
-/// The squares of the actor's pieces (progress and how many stand there) and
-/// how many, as [`for_each_unit`] finds them: sorted, the moved and those home
-/// left out.
-#[inline]
-fn squares(node: &Node) -> ([(u8, u8); 4], usize) {
-    let pieces = node.pos.pieces[node.actor.index()];
-    let mut squares = [(0u8, 0u8); 4];
-    let mut count = 0;
-    let mut i = 0;
-    while i < 4 {
-        let raw = pieces[i];
-        if raw & MOVED != 0 || raw == HOME {
-            break;
-        }
-        let mut n = 1;
-        while i + n < 4 && pieces[i + n] == raw {
-            n += 1;
-        }
-        squares[count] = (raw, n as u8);
-        count += 1;
-        i += n;
-    }
-    (squares, count)
 }
 
 /// Up to eight random draws of a unit and a distance; the first legal one.

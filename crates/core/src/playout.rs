@@ -91,6 +91,7 @@ pub fn random_turn(pos: &Position, throw: Throw, rng: &mut impl Rewind) -> Posit
     match Kind::of(pos.rules()) {
         Kind::Kept => turn_in::<Units>(&mut node, rng, scratch, standing),
         Kind::Groups => turn_in::<Groups>(&mut node, rng, scratch, standing),
+        Kind::Stacks => turn_in::<Stacks>(&mut node, rng, scratch, standing),
         Kind::Plain => turn_in::<Plain>(&mut node, rng, scratch, standing),
     }
     node.pos
@@ -133,6 +134,9 @@ enum Kind {
     /// Each die on its own with groups (chausar): the units follow from the
     /// squares ([`sample_group_step`]).
     Groups,
+    /// Each die on its own with super-pieces or blocks (classic): the units
+    /// follow from the pieces ([`sample_stack_step`]).
+    Stacks,
     /// Anything else: [`sample_step`].
     Plain,
 }
@@ -142,8 +146,7 @@ impl Kind {
         match (rules.throw, rules.stacking) {
             (ThrowUse::Total, Stacking::Super) if rules.split == Split::Never => Kind::Kept,
             (ThrowUse::Dice, Stacking::Group) => Kind::Groups,
-            // (Drawing from the squares with super-pieces or blocks, as in
-            // classic, took fewer instructions but more time.)
+            (ThrowUse::Dice, Stacking::Super | Stacking::Declare) => Kind::Stacks,
             _ => Kind::Plain,
         }
     }
@@ -198,6 +201,17 @@ impl Sampler for Groups {
     #[inline]
     fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
         sample_group_step(node, obs, rng)
+    }
+}
+
+/// [`sample_stack_step`] as a [`Sampler`].
+#[derive(Default)]
+struct Stacks;
+
+impl Sampler for Stacks {
+    #[inline]
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+        sample_stack_step(node, obs, rng)
     }
 }
 
@@ -295,6 +309,7 @@ pub fn random_playout(start: &Position, rng: &mut impl Rewind, max_turns: u32) -
     match Kind::of(start.rules()) {
         Kind::Kept => playout_with::<Units>(start, rng, max_turns),
         Kind::Groups => playout_with::<Groups>(start, rng, max_turns),
+        Kind::Stacks => playout_with::<Stacks>(start, rng, max_turns),
         Kind::Plain => playout_with::<Plain>(start, rng, max_turns),
     }
 }
@@ -493,6 +508,93 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
     None
 }
 
+/// [`sample_step`] where each die moves on its own and pieces of a colour
+/// on one square make a super-piece or a block (`throw=dice`,
+/// `stacking=super` or `declare`): a square's units are the whole stack,
+/// then (`split=top`) each smaller number of pieces off its top, and only
+/// one piece from the Charkoni or a block, so each piece of a square but the
+/// first stands for one of the smaller units. A draw is found from the
+/// pieces without listing the units, with no branch on where they stand. The
+/// same draws as [`sample_step`].
+#[inline]
+fn sample_stack_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    let pos = &node.pos;
+    let a = node.actor;
+    let pieces = pos.pieces[a.index()];
+    let d = node.dice;
+    let mut distances = [0u8; 4];
+    let mut single = 0u32;
+    for i in 0..3 {
+        if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
+            distances[single as usize] = d[i];
+            single += 1;
+        }
+    }
+    let split = pos.rules.split == Split::Top;
+    let declare = pos.rules.stacking == Stacking::Declare;
+    // Per piece, whether it stands for a unit (every unit is offered each
+    // distinct die).
+    let mut weights = [0u32; 4];
+    let mut units = 0u32;
+    for i in 0..4 {
+        let at = pieces[i];
+        let first = i == 0 || at != pieces[i - 1];
+        let whole = at == START || (declare && pos.is_block(a, at));
+        // Home (84) and moved (marked, 128 and over) pieces are not units.
+        let bearer = at < HOME && (first || (split && !whole));
+        weights[i] = bearer as u32;
+        units += bearer as u32;
+    }
+    let pairs = units * single;
+    if pairs == 0 {
+        return None;
+    }
+    for _ in 0..8 {
+        let k = remainder(rng.next_u32(), pairs);
+        // The unit's piece and the distance, without a branch on the draw.
+        let n = quotient(k, single);
+        let r = k - n * single;
+        let (mut j, mut end) = (0, 0);
+        for &w in &weights {
+            end += w;
+            j += (n >= end) as usize;
+        }
+        let at = pieces[j & 3];
+        // The stack first, then the smaller units off its top.
+        let rank: u8 = pieces[..j & 3].iter().map(|p| (*p == at) as u8).sum();
+        let size = if rank == 0 {
+            if at == START || (declare && pos.is_block(a, at)) {
+                1
+            } else {
+                pieces.iter().map(|p| (*p == at) as u8).sum()
+            }
+        } else {
+            rank
+        };
+        let u = Unit {
+            from: at,
+            size,
+            group_pair: false,
+        };
+        let by = distances[(r & 3) as usize];
+        if let Some(to) = destination_here(node, obs, &u, by) {
+            return Some(declared(node, &u, to, by, 1, rng));
+        }
+    }
+    None
+}
+
+/// `x / d` (0 for `d` 0), by the same multiplication as [`remainder`]
+/// where `d` is below 256: the top bits of `x` times the inverse of `d`
+/// rounded up.
+#[inline(always)]
+fn quotient(x: u32, d: u32) -> u32 {
+    match INVERSES.get(d as usize) {
+        Some(&inverse) if d > 1 => ((inverse as u128 * x as u128) >> 64) as u32,
+        _ => x.checked_div(d).unwrap_or(0),
+    }
+}
+
 /// Up to eight random draws of a unit and a distance; the first legal one.
 fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
     let mut units = [(
@@ -537,33 +639,39 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
             }
             let (by, dice) = nth_distance(node, u, k as u8)?;
             if let Some(to) = destination_here(node, obs, u, by) {
-                let own = if to == HOME {
-                    0
-                } else {
-                    let pieces = &node.pos.pieces[node.actor.index()];
-                    pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
-                };
-                let declare = needs_declaration(&node.pos, u.size, own, to).then(|| {
-                    if rng.next_u32() & 1 == 0 {
-                        Declare::Super
-                    } else {
-                        Declare::Block
-                    }
-                });
-                return Some(Step {
-                    colour: node.actor,
-                    from: u.from,
-                    to,
-                    pieces: u.size,
-                    by,
-                    dice,
-                    declare,
-                });
+                return Some(declared(node, u, to, by, dice, rng));
             }
             break;
         }
     }
     None
+}
+
+/// The step of unit `u` to `to`, declared (at random) where it joins others.
+#[inline(always)]
+fn declared(node: &Node, u: &Unit, to: u8, by: u8, dice: u8, rng: &mut impl RngCore) -> Step {
+    let own = if to == HOME {
+        0
+    } else {
+        let pieces = &node.pos.pieces[node.actor.index()];
+        pieces.iter().filter(|p| **p & !MOVED == to).count() as u8
+    };
+    let declare = needs_declaration(&node.pos, u.size, own, to).then(|| {
+        if rng.next_u32() & 1 == 0 {
+            Declare::Super
+        } else {
+            Declare::Block
+        }
+    });
+    Step {
+        colour: node.actor,
+        from: u.from,
+        to,
+        pieces: u.size,
+        by,
+        dice,
+        declare,
+    }
 }
 
 #[cfg(test)]
@@ -619,7 +727,7 @@ mod tests {
     /// turns, under every way of using the throw and of stacking.
     #[test]
     fn samplers_that_know_their_rules_draw_the_plain_samplers_steps() {
-        let mut checked = [0u32; 2];
+        let mut checked = [0u32; 3];
         for preset in Preset::ALL {
             for throw in ["total", "dice"] {
                 for stacking in ["super", "group", "declare"] {
@@ -648,7 +756,7 @@ mod tests {
     }
 
     /// Compares the samplers through a random game from `start`.
-    fn check_playout(start: &Position, seed: u64, checked: &mut [u32; 2]) {
+    fn check_playout(start: &Position, seed: u64, checked: &mut [u32; 3]) {
         let rules = *start.rules();
         let kind = Kind::of(&rules);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -682,6 +790,10 @@ mod tests {
                     Kind::Groups => {
                         checked[1] += 1;
                         Groups.sample(&node, &obs, &mut known_rng)
+                    }
+                    Kind::Stacks => {
+                        checked[2] += 1;
+                        Stacks.sample(&node, &obs, &mut known_rng)
                     }
                     Kind::Plain => Plain.sample(&node, &obs, &mut known_rng),
                 };

@@ -102,7 +102,7 @@ fn take_dice(dice: [u8; 3], per: u8, count: u8) -> [u8; 3] {
 ///
 /// `others` holds the squares where pieces of other colours may stand (all
 /// squares when not known): a landing elsewhere captures nothing.
-#[inline]
+#[inline(always)]
 pub(super) fn capture_among(n: &mut Node, a: Colour, to: u8, others: u128) {
     if to == HOME {
         return;
@@ -111,6 +111,13 @@ pub(super) fn capture_among(n: &mut Node, a: Colour, to: u8, others: u128) {
     if (others >> s) & 1 == 0 {
         return;
     }
+    capture_on(n, a, s);
+}
+
+/// [`capture_among`] where others stand on square `s` (kept out of line:
+/// most steps land where nobody stands).
+#[inline(never)]
+fn capture_on(n: &mut Node, a: Colour, s: u8) {
     let pos = &mut n.pos;
     let mut captured = false;
     for e in pos.present.iter() {

@@ -289,8 +289,9 @@ fn turn_in<S: Sampler>(
         };
         let quiet =
             step.to == HOME || (obs.others >> board::sq(node.actor.index(), step.to)) & 1 == 0;
+        // (A super-piece declared changes no block.)
         let blocks = node.pos.rules.stacking == Stacking::Declare
-            && (step.declare.is_some() || node.pos.is_block(node.actor, step.from));
+            && (step.declare == Some(Declare::Block) || node.pos.is_block(node.actor, step.from));
         step_among(node, &step, obs.others);
         sampler.stepped(node, &step);
         moved = true;

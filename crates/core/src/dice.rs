@@ -56,6 +56,7 @@ impl Throw {
     }
 
     /// The three values, largest first.
+    #[inline]
     pub fn sorted(self) -> [u8; 3] {
         let [x, y, z] = self.0;
         let (x, y) = (x.max(y), x.min(y));
@@ -65,6 +66,7 @@ impl Throw {
     }
 
     /// The sum of the three dice.
+    #[inline]
     pub fn total(self) -> u8 {
         self.0.iter().sum()
     }

@@ -18,7 +18,7 @@
 
 use rand_core::RngCore;
 
-use crate::board::{self, HOME, START};
+use crate::board::{HOME, START};
 use crate::dice::Throw;
 use crate::play::{
     destination_here, distance_count, finish_in, for_each_step_fast, for_each_unit,
@@ -287,15 +287,15 @@ fn turn_in<S: Sampler>(
                 }
             }
         };
-        let quiet =
-            step.to == HOME || (obs.others >> board::sq(node.actor.index(), step.to)) & 1 == 0;
-        // (A super-piece declared changes no block.)
+        // The obstacles change only with the other colours' pieces (a
+        // capture) or a block made or left (a super-piece declared changes
+        // no block).
         let blocks = node.pos.rules.stacking == Stacking::Declare
             && (step.declare == Some(Declare::Block) || node.pos.is_block(node.actor, step.from));
-        step_among(node, &step, obs.others);
+        let captured = step_among(node, &step, obs.others);
         sampler.stepped(node, &step);
         moved = true;
-        if !quiet || blocks {
+        if captured || blocks {
             obs = obstacles_for::<S>(node, standing);
         }
     }

@@ -28,9 +28,9 @@ pub(crate) fn apply_among(node: &Node, step: &Step, others: u128) -> Node {
 }
 
 /// [`apply_among`] in place, for callers that go on from the node they step from
-/// (a playout).
+/// (a playout). Answers whether the step captured.
 #[inline(always)]
-pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) {
+pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) -> bool {
     let total = n.total_mode();
     let pos = &mut n.pos;
     let a = step.colour;
@@ -46,7 +46,7 @@ pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) {
             left -= 1;
         }
     }
-    capture_among(n, a, step.to, others);
+    let captured = capture_among(n, a, step.to, others);
     let pos = &mut n.pos;
     if step.to != HOME {
         match step.declare {
@@ -78,6 +78,7 @@ pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) {
     }
     n.used_dice += step.dice;
     n.used_pips += step.by;
+    captured
 }
 
 /// The dice left (largest first, the used ones 0 and last) once `count`
@@ -101,23 +102,24 @@ fn take_dice(dice: [u8; 3], per: u8, count: u8) -> [u8; 3] {
 /// the Charkoni, and marks the capture (for tohd and the extra throw).
 ///
 /// `others` holds the squares where pieces of other colours may stand (all
-/// squares when not known): a landing elsewhere captures nothing.
+/// squares when not known): a landing elsewhere captures nothing. Answers
+/// whether it captured.
 #[inline(always)]
-pub(super) fn capture_among(n: &mut Node, a: Colour, to: u8, others: u128) {
+pub(super) fn capture_among(n: &mut Node, a: Colour, to: u8, others: u128) -> bool {
     if to == HOME {
-        return;
+        return false;
     }
     let s = board::sq(a.index(), to);
     if (others >> s) & 1 == 0 {
-        return;
+        return false;
     }
-    capture_on(n, a, s);
+    capture_on(n, a, s)
 }
 
 /// [`capture_among`] where others stand on square `s` (kept out of line:
 /// most steps land where nobody stands).
 #[inline(never)]
-fn capture_on(n: &mut Node, a: Colour, s: u8) {
+fn capture_on(n: &mut Node, a: Colour, s: u8) -> bool {
     let pos = &mut n.pos;
     let mut captured = false;
     for e in pos.present.iter() {
@@ -142,6 +144,7 @@ fn capture_on(n: &mut Node, a: Colour, s: u8) {
         pos.captured = pos.captured.with(a);
         n.captured_any = true;
     }
+    captured
 }
 
 /// The MOVED mark of each piece of a colour's word.

@@ -622,7 +622,7 @@ impl Generator {
             // Only a part that lands where enemies stand can capture.
             if table.cell(i, parts[i]).captures {
                 let to = table.steps[i][parts[i] as usize].to;
-                capture_among(&mut n, a, to, table.others);
+                let _ = capture_among(&mut n, a, to, table.others);
             }
         }
         n.pips -= sum;

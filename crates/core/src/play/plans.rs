@@ -487,7 +487,9 @@ impl Generator {
             for o in 0..plans.count {
                 let order = plans.orders[o];
                 let n = order.len as usize;
-                let mut path = if order.parent == NONE {
+                // Made in its place from its parent's (a path made in a local
+                // byte by byte and then copied whole waits for those bytes).
+                plans.paths[d][o] = if order.parent == NONE {
                     Path {
                         legal: true,
                         ..Path::default()
@@ -495,6 +497,7 @@ impl Generator {
                 } else {
                     plans.paths[d][order.parent as usize]
                 };
+                let path = &mut plans.paths[d][o];
                 if path.legal {
                     let start = if n == 1 { from } else { path.to[n - 2] };
                     let unit = Unit {
@@ -519,7 +522,6 @@ impl Generator {
                     // A capture would change where the mover's pieces go.
                     return false;
                 }
-                plans.paths[d][o] = path;
             }
             plans.legal[d] = legal;
             plans.all_legal[d] = legal;

@@ -418,6 +418,21 @@ impl Sampler for Units {
     }
 }
 
+/// The distinct dice left (largest first, as [`nth_distance`] offers a
+/// single piece its distances) and how many.
+#[inline(always)]
+fn distinct_dice(d: [u8; 3]) -> ([u8; 4], u32) {
+    let mut distances = [0u8; 4];
+    let mut single = 0u32;
+    for i in 0..3 {
+        if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
+            distances[single as usize] = d[i];
+            single += 1;
+        }
+    }
+    (distances, single)
+}
+
 /// [`sample_step`] where each die moves on its own and pieces stand together
 /// as groups (`throw=dice`, `stacking=group`): the units are the squares of
 /// the actor's pieces, each a single piece and, away from the Charkoni with
@@ -429,14 +444,7 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
     // Each die moves on its own here (never a total): a single may go
     // each distinct die, a group the equal pair's sum if there is one.
     let d = node.dice;
-    let mut distances = [0u8; 4];
-    let mut single = 0u32;
-    for i in 0..3 {
-        if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
-            distances[single as usize] = d[i];
-            single += 1;
-        }
-    }
+    let (distances, single) = distinct_dice(d);
     let pair_die = if d[0] != 0 && d[0] == d[1] {
         d[0]
     } else if d[1] != 0 && d[1] == d[2] {
@@ -523,14 +531,7 @@ fn sample_stack_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
     let a = node.actor;
     let pieces = pos.pieces[a.index()];
     let d = node.dice;
-    let mut distances = [0u8; 4];
-    let mut single = 0u32;
-    for i in 0..3 {
-        if d[i] != 0 && (i == 0 || d[i] != d[i - 1]) {
-            distances[single as usize] = d[i];
-            single += 1;
-        }
-    }
+    let (distances, single) = distinct_dice(d);
     let split = pos.rules.split == Split::Top;
     let declare = pos.rules.stacking == Stacking::Declare;
     // Per piece, whether it stands for a unit (every unit is offered each

@@ -43,11 +43,9 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
             if enemies & (1 << c) == 0 {
                 continue;
             }
-            for &raw in &pos.pieces[c] {
-                let bit = board::past_square_bit(c, raw & !MOVED);
-                more |= one & bit;
-                one |= bit;
-            }
+            let (c_one, c_more) = past_of(pos, c);
+            more |= c_more | (one & c_one);
+            one |= c_one;
         }
     }
     finish(pos, a, others, more)
@@ -61,6 +59,20 @@ fn squares_of(pos: &Position, c: usize) -> u128 {
         | board::square_bit(c, q & !MOVED)
         | board::square_bit(c, r & !MOVED)
         | board::square_bit(c, s & !MOVED)
+}
+
+/// The squares of colour `c`'s pieces past half way and short of the
+/// loop's end (those that may stand in a blockade), and those of two or
+/// more of them.
+#[inline(always)]
+fn past_of(pos: &Position, c: usize) -> (u128, u128) {
+    let (mut one, mut more) = (0u128, 0u128);
+    for &raw in &pos.pieces[c & 3] {
+        let bit = board::past_square_bit(c, raw & !MOVED);
+        more |= one & bit;
+        one |= bit;
+    }
+    (one, more)
 }
 
 /// The colours (bit i: colour i) of `a`'s enemies in the game: the other
@@ -162,20 +174,10 @@ impl Standing {
             if others & (1 << c) == 0 || (self.known & (1 << c) != 0 && self.words[c] == word) {
                 continue;
             }
-            let mut squares = 0u128;
-            let (mut one, mut more) = (0u128, 0u128);
-            for &raw in &pos.pieces[c] {
-                squares |= board::square_bit(c, raw & !MOVED);
-                if past_half {
-                    let bit = board::past_square_bit(c, raw & !MOVED);
-                    more |= one & bit;
-                    one |= bit;
-                }
-            }
             self.known |= 1 << c;
             self.words[c] = word;
-            self.squares[c] = squares;
-            self.past[c] = (one, more);
+            self.squares[c] = squares_of(pos, c);
+            self.past[c] = if past_half { past_of(pos, c) } else { (0, 0) };
         }
         let mut on = 0u128;
         for c in 0..4 {

@@ -171,7 +171,7 @@ fn word_lanes(word: u128) -> [u32; 4] {
 
 /// The pieces of every colour from a word of [`pieces_word`].
 #[inline]
-fn pieces_of(word: u128) -> [[u8; 4]; 4] {
+pub(super) fn pieces_of(word: u128) -> [[u8; 4]; 4] {
     let b = word.to_le_bytes();
     [
         [b[0], b[1], b[2], b[3]],

@@ -5,6 +5,7 @@
 //! `tests/fast_paths.rs` checks it against the reference search.
 
 use crate::board::{self, HOME, LOOP_END, START};
+use crate::position::pieces_word;
 use crate::position::sort4;
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::{Illegal, Step};
@@ -13,6 +14,7 @@ use super::apply::{apply, capture_among};
 use super::generator::{Generator, NO_STEP};
 use super::node::{Node, Part};
 use super::obstacles::obstacles;
+use super::plans::pieces_of;
 use super::steps::{advance, check_move, destination, for_each_unit, Unit};
 use super::MOVED;
 
@@ -60,6 +62,10 @@ struct TableView {
     lanes: [u32; 4],
     /// Squares where pieces of other colours stand at the start of the play.
     others: u128,
+    /// Per unit and part that lands where enemies stand: every colour's
+    /// pieces (a [`pieces_word`]) after that landing alone captured, and
+    /// whether it did.
+    taken: [[(u128, bool); 19]; 4],
 }
 
 impl TableView {
@@ -164,6 +170,7 @@ impl Generator {
             steps: [[NO_STEP; 19]; 4],
             lanes: [0; 4],
             others: obs.others,
+            taken: [[(0, false); 19]; 4],
         };
         let own = pos.pieces[a.index()];
         let mut charkoni_slots = (0..4).filter(|&j| own[j] == START);
@@ -197,6 +204,7 @@ impl Generator {
                 // Pieces in the Charkoni are alike.
                 table.cells[i] = table.cells[i - 1];
                 table.steps[i] = table.steps[i - 1];
+                table.taken[i] = table.taken[i - 1];
                 continue;
             }
             for d in 1..=total.min(18) {
@@ -231,6 +239,13 @@ impl Generator {
                     .position(|v| to_now.is_some() && v.from == to)
                     .map_or(u8::MAX, |j| j as u8);
                 let captures = enemy_at(to_now) || enemy_at(to_later);
+                if captures && to_now.is_some() && to != HOME {
+                    // What this landing alone takes, made once for every
+                    // sharing where it is the only capture.
+                    let mut n = *node;
+                    let did = capture_among(&mut n, a, to, obs.others);
+                    table.taken[i][d as usize] = (pieces_word(&n.pos.pieces), did);
+                }
                 table.steps[i][d as usize] = u.part_step(a, to, d);
                 table.cells[i][d as usize] = Cell {
                     square: if to_now.is_none() || to == HOME {
@@ -611,6 +626,35 @@ impl Generator {
             if self.admit(usage) && self.found.insert_moving(u32::from_le_bytes(pieces)) {
                 self.push_short(node, node.captured_any, |steps, pos| {
                     pos.pieces[ai] = pieces;
+                    table.write_steps(steps, parts, moving)
+                });
+            }
+            return;
+        }
+        let capturing = moving
+            .iter()
+            .filter(|&&i| table.cell(i, parts[i]).captures)
+            .count();
+        if capturing == 1 && node.pos.blocks == [[0; 2]; 4] {
+            // One part captures: what it takes was found with the table.
+            let Some(&i) = moving.iter().find(|&&i| table.cell(i, parts[i]).captures) else {
+                return;
+            };
+            let (word, did) = table.taken[i][parts[i] as usize];
+            let shift = 32 * ai as u32;
+            let all = (word & !(0xffff_ffffu128 << shift))
+                | (u32::from_le_bytes(pieces) as u128) << shift;
+            let (captured, captured_any) = if did {
+                (node.pos.captured.with(a), true)
+            } else {
+                (node.pos.captured, node.captured_any)
+            };
+            let tail = captured.0 as u64 | (captured_any as u64) << 8;
+            let usage = (node.used_dice, node.used_pips + sum, 0);
+            if self.admit(usage) && self.found.insert((all, 0, tail)) {
+                self.push_short(node, captured_any, |steps, pos| {
+                    pos.pieces = pieces_of(all);
+                    pos.captured = captured;
                     table.write_steps(steps, parts, moving)
                 });
             }

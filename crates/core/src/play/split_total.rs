@@ -51,6 +51,10 @@ struct Cell {
     /// Legal now, captures nothing and lands on no unit's start: it goes in any
     /// order with any other such part.
     simple: bool,
+    /// Legal now, lands on no unit's start and goes where it goes whether or
+    /// not the mover has captured: with others like it, every order is the
+    /// same play, whatever each captures.
+    direct: bool,
 }
 
 /// The per-unit part table of the split-total path.
@@ -261,6 +265,10 @@ impl Generator {
                     sensitive: to_now != to_later || now.is_some() != later.is_some(),
                     legal_now: now.is_some(),
                     simple: now.is_some() && !captures && onto == u8::MAX,
+                    direct: now.is_some()
+                        && onto == u8::MAX
+                        && to_now == to_later
+                        && now.is_some() == later.is_some(),
                     needs_help,
                 };
             }
@@ -447,13 +455,22 @@ impl Generator {
         let mut cells = [Cell::default(); 4];
         let mut slot_of = [usize::MAX; 4];
         let mut k = 0;
+        let mut direct = true;
         for (i, &d) in parts.iter().enumerate().take(units.len()) {
             if d > 0 {
                 moving[k] = i;
                 cells[k] = table.cells[i][d as usize];
+                direct &= cells[k].direct;
                 slot_of[i] = k;
                 k += 1;
             }
+        }
+        if direct {
+            // What the checks below would find (not all simple; the order
+            // cannot matter, as no part is sensitive; all legal now, none
+            // landing on a unit's start), without them.
+            self.apply_independent(node, table, parts, &moving[..k]);
+            return;
         }
         let cells = &cells[..k];
         // Per slot (bit), the parts that are simple, legal now, capture,

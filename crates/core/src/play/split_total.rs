@@ -68,8 +68,8 @@ struct TableView {
     others: u128,
     /// Per unit and part that lands where enemies stand: every colour's
     /// pieces (a [`pieces_word`]) after that landing alone captured, and
-    /// whether it did.
-    taken: [[(u128, bool); 19]; 4],
+    /// whether it did (None where not found).
+    taken: [[Option<(u128, bool)>; 19]; 4],
 }
 
 impl TableView {
@@ -174,7 +174,7 @@ impl Generator {
             steps: [[NO_STEP; 19]; 4],
             lanes: [0; 4],
             others: obs.others,
-            taken: [[(0, false); 19]; 4],
+            taken: [[None; 19]; 4],
         };
         let own = pos.pieces[a.index()];
         let mut charkoni_slots = (0..4).filter(|&j| own[j] == START);
@@ -243,12 +243,12 @@ impl Generator {
                     .position(|v| to_now.is_some() && v.from == to)
                     .map_or(u8::MAX, |j| j as u8);
                 let captures = enemy_at(to_now) || enemy_at(to_later);
-                if captures && to_now.is_some() && to != HOME {
+                if captures && to_now.is_some() {
                     // What this landing alone takes, made once for every
                     // sharing where it is the only capture.
                     let mut n = *node;
                     let did = capture_among(&mut n, a, to, obs.others);
-                    table.taken[i][d as usize] = (pieces_word(&n.pos.pieces), did);
+                    table.taken[i][d as usize] = Some((pieces_word(&n.pos.pieces), did));
                 }
                 table.steps[i][d as usize] = u.part_step(a, to, d);
                 table.cells[i][d as usize] = Cell {
@@ -652,12 +652,12 @@ impl Generator {
             .iter()
             .filter(|&&i| table.cell(i, parts[i]).captures)
             .count();
-        if capturing == 1 && node.pos.blocks == [[0; 2]; 4] {
+        let first = moving
+            .iter()
+            .find(|&&i| table.cell(i, parts[i]).captures)
+            .and_then(|&i| table.taken[i][parts[i] as usize]);
+        if let (1, true, Some((word, did))) = (capturing, node.pos.blocks == [[0; 2]; 4], first) {
             // One part captures: what it takes was found with the table.
-            let Some(&i) = moving.iter().find(|&&i| table.cell(i, parts[i]).captures) else {
-                return;
-            };
-            let (word, did) = table.taken[i][parts[i] as usize];
             let shift = 32 * ai as u32;
             let all = (word & !(0xffff_ffffu128 << shift))
                 | (u32::from_le_bytes(pieces) as u128) << shift;

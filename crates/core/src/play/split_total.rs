@@ -648,15 +648,13 @@ impl Generator {
             }
             return;
         }
-        let capturing = moving
-            .iter()
-            .filter(|&&i| table.cell(i, parts[i]).captures)
-            .count();
-        let first = moving
-            .iter()
-            .find(|&&i| table.cell(i, parts[i]).captures)
+        // The parts that capture, and what the first takes alone.
+        let mut capturing = moving.iter().filter(|&&i| table.cell(i, parts[i]).captures);
+        let first = capturing
+            .next()
             .and_then(|&i| table.taken[i][parts[i] as usize]);
-        if let (1, true, Some((word, did))) = (capturing, node.pos.blocks == [[0; 2]; 4], first) {
+        let alone = capturing.next().is_none();
+        if let (true, true, Some((word, did))) = (alone, node.pos.blocks == [[0; 2]; 4], first) {
             // One part captures: what it takes was found with the table.
             let shift = 32 * ai as u32;
             let all = (word & !(0xffff_ffffu128 << shift))

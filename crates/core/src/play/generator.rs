@@ -4,7 +4,7 @@
 //! of `dice`), all giving the same plays in the same order. It keeps its
 //! buffers from one call to the next.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 use crate::board::{self, HOME};
 use crate::dice::Throw;
@@ -149,6 +149,10 @@ pub struct Generator {
     /// Per play: the position after it (the turn ended, a dead game marked), made
     /// when first asked for (most callers of a random play read one of many).
     ended: Vec<OnceCell<Position>>,
+    /// The plays whose cells in `ended` hold a position: only they are
+    /// emptied for the next listing (most callers of a random play read one
+    /// of a hundred).
+    read: RefCell<Vec<u32>>,
     /// The position the listing starts from.
     start: Option<Position>,
     /// A step that keeps the game alive after most plays (see `alive`), found
@@ -221,8 +225,15 @@ impl Generator {
         if node.part == Part::ForFinished && pos.rules.finished == Finished::PartnerMay {
             self.decline(&node);
         }
-        self.ended.clear();
-        self.ended.resize_with(self.plays.len(), OnceCell::new);
+        for &i in self.read.get_mut().iter() {
+            if let Some(cell) = self.ended.get_mut(i as usize) {
+                cell.take();
+            }
+        }
+        self.read.get_mut().clear();
+        if self.ended.len() < self.plays.len() {
+            self.ended.resize_with(self.plays.len(), OnceCell::new);
+        }
         Ok(self.plays.len())
     }
 
@@ -501,6 +512,7 @@ impl Generator {
         // The cell was empty, so it takes the position and holds it (the
         // play's unfinished position is never what this returns).
         let _ = cell.set(position);
+        self.read.borrow_mut().push(i as u32);
         cell.get().unwrap_or(&p.pos)
     }
 

@@ -384,6 +384,18 @@ pub(crate) fn pieces_word(p: &[[u8; 4]; 4]) -> u128 {
     u128::from_le_bytes(b)
 }
 
+/// The pieces of every colour from a word of [`pieces_word`].
+#[inline]
+pub(crate) fn pieces_of(word: u128) -> [[u8; 4]; 4] {
+    let b = word.to_le_bytes();
+    [
+        [b[0], b[1], b[2], b[3]],
+        [b[4], b[5], b[6], b[7]],
+        [b[8], b[9], b[10], b[11]],
+        [b[12], b[13], b[14], b[15]],
+    ]
+}
+
 /// The stacks of one colour, from [`Position::stacks`]: `(progress, pieces)`.
 #[derive(Clone, Copy, Debug)]
 pub struct Stacks {

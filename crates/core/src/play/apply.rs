@@ -7,7 +7,7 @@ use crate::dice::Throw;
 use crate::position::{pieces_word, sort4, Outcome, Position, PositionKey, MAX_AGE};
 use crate::rules::{ExtraThrow, Stacking};
 use crate::step::{Declare, Step};
-use crate::Colour;
+use crate::{Colour, Colours};
 
 use super::node::Node;
 use super::steps::is_dead;
@@ -289,8 +289,13 @@ pub(crate) fn end_key_of(pos: &Position, actor: Colour, captured_any: bool) -> P
         let mover = pos.to_move.unwrap_or(actor);
         (pairs(&pos.blocks) as u128) | (pairs(&aged(pos, mover)) as u128) << 64
     };
-    let tail = pos.captured.0 as u64 | (captured_any as u64) << 8;
-    (all, blocks, tail)
+    (all, blocks, end_tail(pos.captured, captured_any))
+}
+
+/// The last word of an [`end_key`]: who has captured, and whether the turn did.
+#[inline]
+pub(crate) fn end_tail(captured: Colours, captured_any: bool) -> u64 {
+    captured.0 as u64 | (captured_any as u64) << 8
 }
 
 /// The position at the end of a turn from `node`, a dead game marked dead.

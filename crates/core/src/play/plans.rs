@@ -33,7 +33,7 @@
 //! and their order against the reference search.
 
 use crate::board::{self, HOME, LOOP_END, LOOP_LEN, START};
-use crate::position::{sort4, Position};
+use crate::position::{pieces_of, sort4, Position};
 use crate::rules::{Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Step;
 
@@ -166,18 +166,6 @@ fn word_lanes(word: u128) -> [u32; 4] {
         (word >> 32) as u32,
         (word >> 64) as u32,
         (word >> 96) as u32,
-    ]
-}
-
-/// The pieces of every colour from a word of [`pieces_word`].
-#[inline]
-pub(super) fn pieces_of(word: u128) -> [[u8; 4]; 4] {
-    let b = word.to_le_bytes();
-    [
-        [b[0], b[1], b[2], b[3]],
-        [b[4], b[5], b[6], b[7]],
-        [b[8], b[9], b[10], b[11]],
-        [b[12], b[13], b[14], b[15]],
     ]
 }
 

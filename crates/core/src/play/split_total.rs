@@ -5,16 +5,14 @@
 //! `tests/fast_paths.rs` checks it against the reference search.
 
 use crate::board::{self, HOME, LOOP_END, START};
-use crate::position::pieces_word;
-use crate::position::sort4;
+use crate::position::{pieces_of, pieces_word, sort4};
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::{Illegal, Step};
 
-use super::apply::{apply, capture_among};
+use super::apply::{apply, capture_among, end_tail};
 use super::generator::{Generator, NO_STEP};
 use super::node::{Node, Part};
 use super::obstacles::obstacles;
-use super::plans::pieces_of;
 use super::steps::{advance, check_move, destination, for_each_unit, Unit};
 use super::MOVED;
 
@@ -243,6 +241,7 @@ impl Generator {
                     .position(|v| to_now.is_some() && v.from == to)
                     .map_or(u8::MAX, |j| j as u8);
                 let captures = enemy_at(to_now) || enemy_at(to_later);
+                let sensitive = to_now != to_later || now.is_some() != later.is_some();
                 if captures && to_now.is_some() {
                     // What this landing alone takes, made once for every
                     // sharing where it is the only capture.
@@ -262,13 +261,10 @@ impl Generator {
                     maybe: now.is_some() || later.is_some() || needs_help,
                     to,
                     captures,
-                    sensitive: to_now != to_later || now.is_some() != later.is_some(),
+                    sensitive,
                     legal_now: now.is_some(),
                     simple: now.is_some() && !captures && onto == u8::MAX,
-                    direct: now.is_some()
-                        && onto == u8::MAX
-                        && to_now == to_later
-                        && now.is_some() == later.is_some(),
+                    direct: now.is_some() && onto == u8::MAX && !sensitive,
                     needs_help,
                 };
             }
@@ -636,10 +632,13 @@ impl Generator {
         }
         let mut pieces = lane.to_le_bytes();
         sort4(&mut pieces);
-        if !captures && node.pos.blocks == [[0; 2]; 4] {
+        // Without blocks (as ever with automatic super-pieces) no overdue
+        // block is broken and the key has no blocks.
+        let no_blocks = node.pos.blocks == [[0; 2]; 4];
+        let usage = (node.used_dice, node.used_pips + sum, 0);
+        if !captures && no_blocks {
             // Only the mover's pieces change: the play's key is the start's
-            // with them (no blocks with automatic super-pieces).
-            let usage = (node.used_dice, node.used_pips + sum, 0);
+            // with them.
             if self.admit(usage) && self.found.insert_moving(u32::from_le_bytes(pieces)) {
                 self.push_short(node, node.captured_any, |steps, pos| {
                     pos.pieces[ai] = pieces;
@@ -654,7 +653,7 @@ impl Generator {
             .next()
             .and_then(|&i| table.taken[i][parts[i] as usize]);
         let alone = capturing.next().is_none();
-        if let (true, true, Some((word, did))) = (alone, node.pos.blocks == [[0; 2]; 4], first) {
+        if let (true, true, Some((word, did))) = (alone, no_blocks, first) {
             // One part captures: what it takes was found with the table.
             let shift = 32 * ai as u32;
             let all = (word & !(0xffff_ffffu128 << shift))
@@ -664,9 +663,11 @@ impl Generator {
             } else {
                 (node.pos.captured, node.captured_any)
             };
-            let tail = captured.0 as u64 | (captured_any as u64) << 8;
-            let usage = (node.used_dice, node.used_pips + sum, 0);
-            if self.admit(usage) && self.found.insert((all, 0, tail)) {
+            if self.admit(usage)
+                && self
+                    .found
+                    .insert((all, 0, end_tail(captured, captured_any)))
+            {
                 self.push_short(node, captured_any, |steps, pos| {
                     pos.pieces = pieces_of(all);
                     pos.captured = captured;

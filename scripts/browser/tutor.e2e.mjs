@@ -2,8 +2,9 @@
 // Chromium against a running server:
 // - tutorWarnsAndTakesBack: a tutor game (one person, three computers, a
 //   fixed seed) made from the lobby form; on a throw where the worst play is
-//   far behind the best (ranked by `chaupar hint --json`, the binary beside
-//   the server), the person clicks the worst play on the board and presses
+//   far behind the best (ranked by `chaupar hint --json --nodes`, the binary
+//   beside the server, with the tutor's own work budget: the ranking, and so
+//   the game's course, is the same however loaded the machine is), the person clicks the worst play on the board and presses
 //   End: the tutor's warning shows (in English, then in Russian), the better
 //   play is drawn as arrows; "Take back" undoes the turn's steps, and the best
 //   play then ends without a warning. The warnings are counted in the browser.
@@ -31,7 +32,7 @@ const view = (page, id) => page.evaluate((i) => fetch(`/api/games/${i}`).then((r
 // Every play of the turn under way ranked best first, by the engine's command line.
 function ranking(g) {
   const throwArg = g.turn.throw.join(',');
-  const text = execFileSync(BIN, ['hint', '--position', '-', '--throw', throwArg, '--json', '--budget', '100'],
+  const text = execFileSync(BIN, ['hint', '--position', '-', '--throw', throwArg, '--json', '--nodes', '200000'],
     { input: JSON.stringify(g.position) });
   return JSON.parse(text).plays;
 }

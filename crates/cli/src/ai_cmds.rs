@@ -24,6 +24,12 @@ pub struct HintArgs {
     /// Search budget in milliseconds.
     #[arg(long, default_value_t = 250)]
     budget: u64,
+    /// A work budget instead of the time budget: this many work units (about a
+    /// microsecond of play generation and evaluation each, 1,000 for a
+    /// millisecond), so the ranking is the same however loaded the machine
+    /// is. The tutor judges with 200,000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
 }
 
 /// Arguments of `chaupar review`.
@@ -161,7 +167,16 @@ fn config(budget_ms: u64) -> SearchConfig {
 /// `chaupar hint`: ranks every play.
 pub fn hint(a: HintArgs) -> Result<(), String> {
     let (pos, throw, plays) = a.at.plays()?;
-    let ranked = chaupar_ai::rank_plays(&pos, plays, &config(a.budget));
+    let config = match a.nodes {
+        // The time budget then only guards against a machine stopped for a minute.
+        Some(nodes) => SearchConfig {
+            budget: Duration::from_secs(60),
+            max_nodes: usize::try_from(nodes).unwrap_or(usize::MAX),
+            ..SearchConfig::default()
+        },
+        None => config(a.budget),
+    };
+    let ranked = chaupar_ai::rank_plays(&pos, plays, &config);
     if a.json {
         let list: Vec<serde_json::Value> = ranked
             .iter()

@@ -222,3 +222,51 @@ fn replay_checks_a_record_and_names_the_bad_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 6"), "{err}");
 }
+
+#[test]
+fn hint_with_a_work_budget_ranks_the_same_every_time() {
+    // Tools (the tutor's browser test among them) rank plays with `--nodes`
+    // and rely on the same answer however loaded the machine is.
+    let args = [
+        "hint",
+        "--position",
+        "-",
+        "--throw",
+        "1,2,6",
+        "--json",
+        "--nodes",
+        "20000",
+    ];
+    let runs: Vec<Value> = (0..2)
+        .map(|_| {
+            let out = chaupar(&args, START);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            serde_json::from_slice(&out.stdout).expect("one JSON object")
+        })
+        .collect();
+    assert_eq!(runs[0], runs[1], "a work budget gives one ranking");
+    let plays = runs[0]["plays"].as_array().unwrap();
+    assert_eq!(plays.len(), 100, "every distinct play ranked");
+    assert_eq!(plays[0]["rank"], 1);
+    assert!(plays
+        .windows(2)
+        .all(|w| w[0]["win"].as_f64().unwrap() >= w[1]["win"].as_f64().unwrap()));
+    let out = chaupar(
+        &[
+            "hint",
+            "--position",
+            "-",
+            "--throw",
+            "1,2,6",
+            "--nodes",
+            "0",
+        ],
+        START,
+    );
+    assert!(!out.status.success(), "no work is no ranking");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes"));
+}

@@ -130,10 +130,11 @@ pub(super) struct Plans {
     keys: EndKeys,
     /// The best use of the throw found.
     best: Option<Usage>,
-    /// The end key of the listing's node (no piece moved), and its pieces
-    /// colour by colour.
+    /// The end key of the listing's node (no piece moved).
     root: (u128, u128, u64),
-    root_lanes: [u32; 4],
+    /// Its first word without the mover's pieces, and where they go in it.
+    root_others: u128,
+    lane_shift: u32,
 }
 
 /// Sorts a short list that is nearly in order (a listing's plays) in place.
@@ -528,7 +529,8 @@ impl Generator {
         plans.best = None;
         plans.root = end_key_of(pos, a, node.captured_any);
         plans.keys.begin(plans.root, ai);
-        plans.root_lanes = word_lanes(plans.root.0);
+        plans.lane_shift = 32 * ai as u32;
+        plans.root_others = plans.root.0 & !(0xffff_ffffu128 << plans.lane_shift);
         let dice = node.dice;
         let n_dice = dice.iter().filter(|d| **d != 0).count();
         let full = (1u8 << n_dice) - 1;
@@ -606,7 +608,7 @@ impl Generator {
             at,
             usage: (node.used_dice + n, node.used_pips + pips, 0),
             admitted: false,
-            pieces: node.pos.pieces[node.actor.index()],
+            pieces: u32::from_le_bytes(node.pos.pieces[node.actor.index()]),
             takes: 0,
             chosen: [(0, 0); 3],
             moving: 0,
@@ -622,8 +624,10 @@ struct Walk<'a> {
     usage: Usage,
     /// Whether this use of the dice has been compared with the best.
     admitted: bool,
-    /// The mover's pieces with the orders chosen so far taken.
-    pieces: [u8; 4],
+    /// The mover's pieces with the orders chosen so far taken, a byte each
+    /// (one word: written and read whole, never a byte written and the
+    /// word read back, which the processor cannot forward).
+    pieces: u32,
     /// The squares whose enemies the orders chosen so far take.
     takes: u128,
     /// The pieces that move and their orders.
@@ -674,7 +678,9 @@ impl Plans {
             let used = self.fit[o][left as usize];
             let path = &self.paths[here as usize][o];
             let (pieces, takes) = (w.pieces, w.takes);
-            w.pieces[e] = path.to[self.orders[o].len as usize - 1];
+            let shift = 8 * e as u32;
+            w.pieces = w.pieces & !(0xff << shift)
+                | (path.to[self.orders[o].len as usize - 1] as u32) << shift;
             w.takes |= path.takes;
             w.chosen[w.moving] = (here, o as u8);
             w.moving += 1;
@@ -714,7 +720,7 @@ impl Plans {
         let node = w.node;
         let a = node.actor;
         let ai = a.index();
-        let mut pieces = w.pieces;
+        let mut pieces = w.pieces.to_le_bytes();
         sort4(&mut pieces);
         let takes = w.takes;
         // The least interleaving: always the least next step of any piece.
@@ -809,9 +815,9 @@ impl Plans {
                 (picks, total, seq)
             }
         };
-        let mut lanes = self.root_lanes;
-        lanes[ai] = u32::from_le_bytes(pieces);
-        let mut word = lanes_word(lanes);
+        // The root's word with the mover's lane replaced (by shifts: a lane
+        // written into an array and the word read back would wait).
+        let mut word = self.root_others | (u32::from_le_bytes(pieces) as u128) << self.lane_shift;
         let mut tail = self.root.2;
         if takes != 0 {
             word = taken(word, &node.pos, a, takes);

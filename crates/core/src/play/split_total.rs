@@ -455,8 +455,11 @@ impl Generator {
         for (i, &d) in parts.iter().enumerate().take(units.len()) {
             if d > 0 {
                 moving[k] = i;
-                cells[k] = table.cells[i][d as usize];
-                direct &= cells[k].direct;
+                // Read from the table, not back from the copy just stored
+                // (which waits for the store).
+                let cell = &table.cells[i][d as usize];
+                direct &= cell.direct;
+                cells[k] = *cell;
                 slot_of[i] = k;
                 k += 1;
             }

@@ -267,12 +267,16 @@ impl Generator {
         let enemy_at = |q: Option<u8>| {
             q.is_some_and(|q| q != HOME && (enemies >> board::sq(a.index(), q)) & 1 == 1)
         };
+        // Per unit and part, whether it may be legal only with help (a bigger
+        // enemy stack where it lands, to be taken first by another unit).
+        let mut only_help = [0u32; 4];
         for (i, u) in units.iter().enumerate() {
             if i > 0 && u.from == START && units[i - 1].from == START {
                 // Pieces in the Charkoni are alike.
                 table.cells[i] = table.cells[i - 1];
                 table.steps[i] = table.steps[i - 1];
                 table.taken[i] = table.taken[i - 1];
+                only_help[i] = only_help[i - 1];
                 continue;
             }
             for d in 1..=total.min(18) {
@@ -315,6 +319,9 @@ impl Generator {
                     let did = capture_among(&mut n, a, to, obs.others);
                     table.taken[i][d as usize] = Some((pieces_word(&n.pos.pieces), did));
                 }
+                if now.is_none() && later.is_none() && needs_help {
+                    only_help[i] |= 1 << d;
+                }
                 table.steps[i][d as usize] = u.part_step(a, to, d);
                 table.cells[i][d as usize] = Cell {
                     square: if to_now.is_none() || to == HOME {
@@ -333,6 +340,26 @@ impl Generator {
                     direct: now.is_some() && onto == u8::MAX && !sensitive,
                     needs_help,
                 };
+            }
+        }
+        // A part that needs help and that no other unit can give (no part of
+        // another, legal now, lands on that square) is never legal: the walk
+        // leaves it out (every sharing with it was refused, after its checks).
+        for (i, &help) in only_help.iter().enumerate().take(units.len()) {
+            let mut parts = help;
+            while parts != 0 {
+                let d = parts.trailing_zeros() as usize;
+                parts &= parts - 1;
+                let square = table.cells[i][d].square;
+                let helpable = (0..units.len()).any(|j| {
+                    j != i
+                        && table.cells[j][1..=(total as usize - d).min(18)]
+                            .iter()
+                            .any(|c| c.legal_now && c.square == square)
+                });
+                if !helpable {
+                    table.cells[i][d].maybe = false;
+                }
             }
         }
         for want in (0..=total).rev() {

@@ -27,32 +27,69 @@ pub(super) fn total_fast(node: &Node) -> bool {
         && (r.unused == Unused::Lost || node.part != Part::Own || !node.pos.teams)
 }
 
-/// What one unit moving one part does, seen from the start of the turn.
+/// What one unit moving one part does, seen from the start of the turn: four
+/// bytes (a sharing copies the cells of its parts, and the table is read
+/// across for every sharing), the yes-or-no facts as bits of `flags`.
 #[derive(Clone, Copy, Default)]
 struct Cell {
-    /// Legal now, or possibly after another step of the play.
-    maybe: bool,
     /// Destination with the capture flag as it is now (0 if none).
     to: u8,
-    /// Lands where enemies stand.
-    captures: bool,
-    /// A capture earlier in the play would change where or whether it goes.
-    sensitive: bool,
-    /// Legal as the position stands.
-    legal_now: bool,
-    /// Illegal only because a bigger enemy stack stands there.
-    needs_help: bool,
     /// The board square of `to` (`u8::MAX` home or nowhere).
     square: u8,
     /// The unit whose start is `to` (`u8::MAX` if none).
     onto: u8,
-    /// Legal now, captures nothing and lands on no unit's start: it goes in any
-    /// order with any other such part.
-    simple: bool,
-    /// Legal now, lands on no unit's start and goes where it goes whether or
-    /// not the mover has captured: with others like it, every order is the
-    /// same play, whatever each captures.
-    direct: bool,
+    /// [`MAYBE`], [`CAPTURES`], [`SENSITIVE`], [`LEGAL_NOW`], [`NEEDS_HELP`],
+    /// [`SIMPLE`] and [`DIRECT`].
+    flags: u8,
+}
+
+/// Legal now, or possibly after another step of the play.
+const MAYBE: u8 = 1;
+/// Lands where enemies stand.
+const CAPTURES: u8 = 2;
+/// A capture earlier in the play would change where or whether it goes.
+const SENSITIVE: u8 = 4;
+/// Legal as the position stands.
+const LEGAL_NOW: u8 = 8;
+/// Illegal only because a bigger enemy stack stands there.
+const NEEDS_HELP: u8 = 16;
+/// Legal now, captures nothing and lands on no unit's start: it goes in any
+/// order with any other such part.
+const SIMPLE: u8 = 32;
+/// Legal now, lands on no unit's start and goes where it goes whether or
+/// not the mover has captured: with others like it, every order is the
+/// same play, whatever each captures.
+const DIRECT: u8 = 64;
+
+impl Cell {
+    #[inline(always)]
+    fn maybe(&self) -> bool {
+        self.flags & MAYBE != 0
+    }
+    #[inline(always)]
+    fn captures(&self) -> bool {
+        self.flags & CAPTURES != 0
+    }
+    #[inline(always)]
+    fn sensitive(&self) -> bool {
+        self.flags & SENSITIVE != 0
+    }
+    #[inline(always)]
+    fn legal_now(&self) -> bool {
+        self.flags & LEGAL_NOW != 0
+    }
+    #[inline(always)]
+    fn needs_help(&self) -> bool {
+        self.flags & NEEDS_HELP != 0
+    }
+    #[inline(always)]
+    fn simple(&self) -> bool {
+        self.flags & SIMPLE != 0
+    }
+    #[inline(always)]
+    fn direct(&self) -> bool {
+        self.flags & DIRECT != 0
+    }
 }
 
 /// The per-unit part table of the split-total path.
@@ -72,7 +109,7 @@ struct TableView {
 
 impl TableView {
     fn ok(&self, i: usize, d: u8) -> bool {
-        self.cells[i][d as usize].maybe
+        self.cells[i][d as usize].maybe()
     }
     fn cell(&self, i: usize, d: u8) -> &Cell {
         &self.cells[i][d as usize]
@@ -136,9 +173,9 @@ fn leapfrog(
             }
             lands = Some(slot);
         } else {
-            simple &= c.simple;
-            direct &= c.direct;
-            captures |= c.captures;
+            simple &= c.simple();
+            direct &= c.direct();
+            captures |= c.captures();
         }
     }
     let Some(slot) = lands else {
@@ -146,7 +183,7 @@ fn leapfrog(
     };
     let (c, a) = (&cells[slot], moving[slot]);
     let b = c.onto as usize;
-    if c.captures
+    if c.captures()
         || b >= units.len()
         || b <= a
         || parts[b] == 0
@@ -164,10 +201,10 @@ fn leapfrog(
     if twin.to != table.cells[b][parts[b] as usize].to {
         return false;
     }
-    if captures || twin.captures {
-        direct && !c.sensitive && twin.direct
+    if captures || twin.captures() {
+        direct && !c.sensitive() && twin.direct()
     } else {
-        simple && twin.simple
+        simple && twin.simple()
     }
 }
 
@@ -323,6 +360,8 @@ impl Generator {
                     only_help[i] |= 1 << d;
                 }
                 table.steps[i][d as usize] = u.part_step(a, to, d);
+                let legal_now = now.is_some();
+                let flag = |yes: bool, bit: u8| if yes { bit } else { 0 };
                 table.cells[i][d as usize] = Cell {
                     square: if to_now.is_none() || to == HOME {
                         u8::MAX
@@ -330,15 +369,15 @@ impl Generator {
                         board::sq(a.index(), to)
                     },
                     onto,
-                    // Landing may also become legal when a bigger own unit captures first.
-                    maybe: now.is_some() || later.is_some() || needs_help,
                     to,
-                    captures,
-                    sensitive,
-                    legal_now: now.is_some(),
-                    simple: now.is_some() && !captures && onto == u8::MAX,
-                    direct: now.is_some() && onto == u8::MAX && !sensitive,
-                    needs_help,
+                    // Landing may also become legal when a bigger own unit captures first.
+                    flags: flag(legal_now || later.is_some() || needs_help, MAYBE)
+                        | flag(captures, CAPTURES)
+                        | flag(sensitive, SENSITIVE)
+                        | flag(legal_now, LEGAL_NOW)
+                        | flag(needs_help, NEEDS_HELP)
+                        | flag(legal_now && !captures && onto == u8::MAX, SIMPLE)
+                        | flag(legal_now && onto == u8::MAX && !sensitive, DIRECT),
                 };
             }
         }
@@ -355,10 +394,10 @@ impl Generator {
                     j != i
                         && table.cells[j][1..=(total as usize - d).min(18)]
                             .iter()
-                            .any(|c| c.legal_now && c.square == square)
+                            .any(|c| c.legal_now() && c.square == square)
                 });
                 if !helpable {
-                    table.cells[i][d].maybe = false;
+                    table.cells[i][d].flags &= !MAYBE;
                 }
             }
         }
@@ -456,7 +495,7 @@ impl Generator {
                 let l = left[i];
                 if l <= cap(i, l, &parts) && (l == 0 || table.ok(i, l)) {
                     parts[i] = l;
-                    if simple[i] && (l == 0 || table.cells[i][l as usize].simple) && !blocks {
+                    if simple[i] && (l == 0 || table.cells[i][l as usize].simple()) && !blocks {
                         let lane = table.take(i, l, lane[i]);
                         self.simple_sharing(node, units, table, &parts, lane, want);
                     } else {
@@ -476,8 +515,8 @@ impl Generator {
                     }
                     parts[i] = d;
                     parts[last] = l;
-                    let simple_d = simple[i] && (d == 0 || table.cells[i][d as usize].simple);
-                    if simple_d && (l == 0 || table.cells[last][l as usize].simple) && !blocks {
+                    let simple_d = simple[i] && (d == 0 || table.cells[i][d as usize].simple());
+                    if simple_d && (l == 0 || table.cells[last][l as usize].simple()) && !blocks {
                         let lane_d = table.take(i, d, lane[i]);
                         self.simple_sharing(
                             node,
@@ -501,7 +540,7 @@ impl Generator {
                     parts[i] = d;
                     left[i + 1] = left[i] - d;
                     lane[i + 1] = table.take(i, d, lane[i]);
-                    simple[i + 1] = simple[i] && (d == 0 || table.cells[i][d as usize].simple);
+                    simple[i + 1] = simple[i] && (d == 0 || table.cells[i][d as usize].simple());
                     i += 1;
                     next[i] = 0;
                     continue;
@@ -551,7 +590,7 @@ impl Generator {
                 // Read from the table, not back from the copy just stored
                 // (which waits for the store).
                 let cell = &table.cells[i][d as usize];
-                direct &= cell.direct;
+                direct &= cell.direct();
                 cells[k] = *cell;
                 slot_of[i] = k;
                 k += 1;
@@ -575,10 +614,10 @@ impl Generator {
         for (a, c) in cells.iter().enumerate() {
             let bit = 1 << a;
             let j = c.onto as usize;
-            simple |= bit * c.simple as u8;
-            now |= bit * c.legal_now as u8;
-            caps |= bit * c.captures as u8;
-            sens |= bit * c.sensitive as u8;
+            simple |= bit * c.simple() as u8;
+            now |= bit * c.legal_now() as u8;
+            caps |= bit * c.captures() as u8;
+            sens |= bit * c.sensitive() as u8;
             onto |= bit * (j != moving[a] && j < units.len() && parts[j] > 0) as u8;
         }
         let all = (1u8 << k) - 1;
@@ -614,13 +653,13 @@ impl Generator {
         // (Slots are compared, squares `u8::MAX` being home or nowhere.)
         let takes_first = |a: usize, b: usize| {
             b != a
-                && cells[b].legal_now
+                && cells[b].legal_now()
                 && cells[a].square != u8::MAX
                 && cells[b].square == cells[a].square
         };
         for (a, cell) in cells.iter().enumerate() {
-            let helped = cell.needs_help && (0..k).any(|b| takes_first(a, b));
-            if !(cell.legal_now || helped) {
+            let helped = cell.needs_help() && (0..k).any(|b| takes_first(a, b));
+            if !(cell.legal_now() || helped) {
                 return;
             }
         }
@@ -653,7 +692,7 @@ impl Generator {
             let ready = (0..k).find(|&a| {
                 placed & (1 << a) == 0
                     && (next[a] == usize::MAX || placed & (1 << next[a]) != 0)
-                    && (cells[a].legal_now
+                    && (cells[a].legal_now()
                         || (0..k).any(|b| placed & (1 << b) != 0 && takes_first(a, b)))
             });
             match ready {
@@ -727,7 +766,7 @@ impl Generator {
             let cell = &table.cells[i][by as usize];
             lane = table.moved(i, by, lane);
             sum += by;
-            captures |= cell.captures;
+            captures |= cell.captures();
         }
         let mut pieces = lane.to_le_bytes();
         sort4(&mut pieces);
@@ -747,7 +786,9 @@ impl Generator {
             return;
         }
         // The parts that capture, and what the first takes alone.
-        let mut capturing = moving.iter().filter(|&&i| table.cell(i, parts[i]).captures);
+        let mut capturing = moving
+            .iter()
+            .filter(|&&i| table.cell(i, parts[i]).captures());
         let first = capturing
             .next()
             .and_then(|&i| table.taken[i][parts[i] as usize]);
@@ -779,7 +820,7 @@ impl Generator {
         n.pos.pieces[ai] = pieces;
         for &i in moving {
             // Only a part that lands where enemies stand can capture.
-            if table.cell(i, parts[i]).captures {
+            if table.cell(i, parts[i]).captures() {
                 let to = table.steps[i][parts[i] as usize].to;
                 let _ = capture_among(&mut n, a, to, table.others);
             }

@@ -317,7 +317,9 @@ impl RaceSolver {
                             *p as f64 * others
                         })
                         .sum::<f64>();
-                (*side, chance)
+                // The distributions are kept in f32: their rounding can take a
+                // certain win a hair past 1 (1.5e-8 found), which no chance is.
+                (*side, chance.clamp(0.0, 1.0))
             })
             .collect();
         self.chances.insert(*pos, chances.clone());

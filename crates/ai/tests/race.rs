@@ -324,7 +324,7 @@ proptest::proptest! {
         if let Some(chances) = RaceSolver::with_limit(u64::MAX).win_chances(&pos) {
             let total: f64 = chances.iter().map(|(_, v)| v).sum();
             proptest::prop_assert!((total - 1.0).abs() < 1e-4, "{total}");
-            proptest::prop_assert!(chances.iter().all(|(_, v)| (-1e-9..=1.0 + 1e-9).contains(v)));
+            proptest::prop_assert!(chances.iter().all(|(_, v)| (-1e-9..=1.0 + 1e-9).contains(v)), "{:?}", chances);
         } else {
             proptest::prop_assert!(pos.to_move().is_none());
         }

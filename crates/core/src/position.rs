@@ -384,6 +384,14 @@ pub(crate) fn pieces_word(p: &[[u8; 4]; 4]) -> u128 {
     u128::from_le_bytes(b)
 }
 
+/// A word of [`pieces_word`] with the pieces of the colour of index `c`
+/// (0–3) replaced by `lane` (four progress bytes).
+#[inline]
+pub(crate) fn with_lane(word: u128, c: usize, lane: u32) -> u128 {
+    let shift = 32 * (c as u32 & 3);
+    word & !(0xffff_ffffu128 << shift) | (lane as u128) << shift
+}
+
 /// The pieces of every colour from a word of [`pieces_word`].
 #[inline]
 pub(crate) fn pieces_of(word: u128) -> [[u8; 4]; 4] {

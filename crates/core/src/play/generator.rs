@@ -8,7 +8,7 @@ use std::cell::{OnceCell, RefCell};
 
 use crate::board::{self, HOME};
 use crate::dice::Throw;
-use crate::position::{pieces_word, Position};
+use crate::position::{pieces_word, with_lane, Position};
 use crate::rules::{Finished, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
@@ -451,9 +451,11 @@ impl Generator {
             return;
         }
         let ai = node.actor.index();
-        let lane = 0xffff_ffffu128 << (32 * ai);
-        let all = (pieces_word(&node.pos.pieces) & !lane)
-            | (u32::from_le_bytes(pieces) as u128) << (32 * ai);
+        let all = with_lane(
+            pieces_word(&node.pos.pieces),
+            ai,
+            u32::from_le_bytes(pieces),
+        );
         if !self.found.insert((all, ends.blocks, ends.tail)) {
             return;
         }

@@ -193,6 +193,7 @@ impl EndKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::with_lane;
 
     #[test]
     fn remembers_keys_until_cleared_and_grows() {
@@ -244,19 +245,16 @@ mod tests {
         for mover in 0..4 {
             let mut keys = EndKeys::default();
             keys.begin(start, mover);
-            let shift = 32 * mover as u32;
-            let with = |w: u32| {
-                (
-                    (start.0 & !(0xffff_ffffu128 << shift)) | (w as u128) << shift,
-                    5,
-                    9,
-                )
-            };
+            let with = |w: u32| (with_lane(start.0, mover, w), 5, 9);
             assert!(keys.insert_moving(0x0a0b_0c0d));
             assert!(!keys.insert(with(0x0a0b_0c0d)), "mover {mover}");
             assert!(keys.insert(with(0x0a0b_0c0e)));
             assert!(!keys.insert_moving(0x0a0b_0c0e));
-            let elsewhere = (with(0x0a0b_0c0d).0 ^ 1 << ((shift + 32) % 128), 5, 9);
+            let elsewhere = (
+                with(0x0a0b_0c0d).0 ^ 1 << ((32 * mover as u32 + 32) % 128),
+                5,
+                9,
+            );
             assert!(keys.insert(elsewhere));
             assert!(!keys.insert(elsewhere));
             assert_eq!(keys.entry((with(7).0, 5, 10), 3), None, "another tail");

@@ -33,7 +33,7 @@
 //! and their order against the reference search.
 
 use crate::board::{self, HOME, LOOP_END, LOOP_LEN, START};
-use crate::position::{pieces_of, sort4, Position};
+use crate::position::{pieces_of, sort4, with_lane, Position};
 use crate::rules::{Stacking, ThrowUse, Tohd, Unused};
 use crate::step::Step;
 
@@ -530,7 +530,7 @@ impl Generator {
         plans.root = end_key_of(pos, a, node.captured_any);
         plans.keys.begin(plans.root, ai);
         plans.lane_shift = 32 * ai as u32;
-        plans.root_others = plans.root.0 & !(0xffff_ffffu128 << plans.lane_shift);
+        plans.root_others = with_lane(plans.root.0, ai, 0);
         let dice = node.dice;
         let n_dice = dice.iter().filter(|d| **d != 0).count();
         let full = (1u8 << n_dice) - 1;

@@ -5,7 +5,7 @@
 //! `tests/fast_paths.rs` checks it against the reference search.
 
 use crate::board::{self, HOME, LOOP_END, START};
-use crate::position::{pieces_of, pieces_word, sort4};
+use crate::position::{pieces_of, pieces_word, sort4, with_lane};
 use crate::rules::{Blockade, Split, Stacking, ThrowUse, Tohd, Unused};
 use crate::step::{Illegal, Step};
 
@@ -62,33 +62,10 @@ const SIMPLE: u8 = 32;
 const DIRECT: u8 = 64;
 
 impl Cell {
+    /// Whether the cell has `flag` ([`MAYBE`], [`CAPTURES`] and the others).
     #[inline(always)]
-    fn maybe(&self) -> bool {
-        self.flags & MAYBE != 0
-    }
-    #[inline(always)]
-    fn captures(&self) -> bool {
-        self.flags & CAPTURES != 0
-    }
-    #[inline(always)]
-    fn sensitive(&self) -> bool {
-        self.flags & SENSITIVE != 0
-    }
-    #[inline(always)]
-    fn legal_now(&self) -> bool {
-        self.flags & LEGAL_NOW != 0
-    }
-    #[inline(always)]
-    fn needs_help(&self) -> bool {
-        self.flags & NEEDS_HELP != 0
-    }
-    #[inline(always)]
-    fn simple(&self) -> bool {
-        self.flags & SIMPLE != 0
-    }
-    #[inline(always)]
-    fn direct(&self) -> bool {
-        self.flags & DIRECT != 0
+    fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
     }
 }
 
@@ -109,7 +86,7 @@ struct TableView {
 
 impl TableView {
     fn ok(&self, i: usize, d: u8) -> bool {
-        self.cells[i][d as usize].maybe()
+        self.cells[i][d as usize].has(MAYBE)
     }
     fn cell(&self, i: usize, d: u8) -> &Cell {
         &self.cells[i][d as usize]
@@ -173,9 +150,9 @@ fn leapfrog(
             }
             lands = Some(slot);
         } else {
-            simple &= c.simple();
-            direct &= c.direct();
-            captures |= c.captures();
+            simple &= c.has(SIMPLE);
+            direct &= c.has(DIRECT);
+            captures |= c.has(CAPTURES);
         }
     }
     let Some(slot) = lands else {
@@ -183,7 +160,7 @@ fn leapfrog(
     };
     let (c, a) = (&cells[slot], moving[slot]);
     let b = c.onto as usize;
-    if c.captures()
+    if c.has(CAPTURES)
         || b >= units.len()
         || b <= a
         || parts[b] == 0
@@ -201,10 +178,10 @@ fn leapfrog(
     if twin.to != table.cells[b][parts[b] as usize].to {
         return false;
     }
-    if captures || twin.captures() {
-        direct && !c.sensitive() && twin.direct()
+    if captures || twin.has(CAPTURES) {
+        direct && !c.has(SENSITIVE) && twin.has(DIRECT)
     } else {
-        simple && twin.simple()
+        simple && twin.has(SIMPLE)
     }
 }
 
@@ -394,7 +371,7 @@ impl Generator {
                     j != i
                         && table.cells[j][1..=(total as usize - d).min(18)]
                             .iter()
-                            .any(|c| c.legal_now() && c.square == square)
+                            .any(|c| c.has(LEGAL_NOW) && c.square == square)
                 });
                 if !helpable {
                     table.cells[i][d].flags &= !MAYBE;
@@ -495,7 +472,7 @@ impl Generator {
                 let l = left[i];
                 if l <= cap(i, l, &parts) && (l == 0 || table.ok(i, l)) {
                     parts[i] = l;
-                    if simple[i] && (l == 0 || table.cells[i][l as usize].simple()) && !blocks {
+                    if simple[i] && (l == 0 || table.cells[i][l as usize].has(SIMPLE)) && !blocks {
                         let lane = table.take(i, l, lane[i]);
                         self.simple_sharing(node, units, table, &parts, lane, want);
                     } else {
@@ -515,8 +492,9 @@ impl Generator {
                     }
                     parts[i] = d;
                     parts[last] = l;
-                    let simple_d = simple[i] && (d == 0 || table.cells[i][d as usize].simple());
-                    if simple_d && (l == 0 || table.cells[last][l as usize].simple()) && !blocks {
+                    let simple_d = simple[i] && (d == 0 || table.cells[i][d as usize].has(SIMPLE));
+                    if simple_d && (l == 0 || table.cells[last][l as usize].has(SIMPLE)) && !blocks
+                    {
                         let lane_d = table.take(i, d, lane[i]);
                         self.simple_sharing(
                             node,
@@ -540,7 +518,7 @@ impl Generator {
                     parts[i] = d;
                     left[i + 1] = left[i] - d;
                     lane[i + 1] = table.take(i, d, lane[i]);
-                    simple[i + 1] = simple[i] && (d == 0 || table.cells[i][d as usize].simple());
+                    simple[i + 1] = simple[i] && (d == 0 || table.cells[i][d as usize].has(SIMPLE));
                     i += 1;
                     next[i] = 0;
                     continue;
@@ -590,7 +568,7 @@ impl Generator {
                 // Read from the table, not back from the copy just stored
                 // (which waits for the store).
                 let cell = &table.cells[i][d as usize];
-                direct &= cell.direct();
+                direct &= cell.has(DIRECT);
                 cells[k] = *cell;
                 slot_of[i] = k;
                 k += 1;
@@ -614,10 +592,10 @@ impl Generator {
         for (a, c) in cells.iter().enumerate() {
             let bit = 1 << a;
             let j = c.onto as usize;
-            simple |= bit * c.simple() as u8;
-            now |= bit * c.legal_now() as u8;
-            caps |= bit * c.captures() as u8;
-            sens |= bit * c.sensitive() as u8;
+            simple |= bit * c.has(SIMPLE) as u8;
+            now |= bit * c.has(LEGAL_NOW) as u8;
+            caps |= bit * c.has(CAPTURES) as u8;
+            sens |= bit * c.has(SENSITIVE) as u8;
             onto |= bit * (j != moving[a] && j < units.len() && parts[j] > 0) as u8;
         }
         let all = (1u8 << k) - 1;
@@ -653,13 +631,13 @@ impl Generator {
         // (Slots are compared, squares `u8::MAX` being home or nowhere.)
         let takes_first = |a: usize, b: usize| {
             b != a
-                && cells[b].legal_now()
+                && cells[b].has(LEGAL_NOW)
                 && cells[a].square != u8::MAX
                 && cells[b].square == cells[a].square
         };
         for (a, cell) in cells.iter().enumerate() {
-            let helped = cell.needs_help() && (0..k).any(|b| takes_first(a, b));
-            if !(cell.legal_now() || helped) {
+            let helped = cell.has(NEEDS_HELP) && (0..k).any(|b| takes_first(a, b));
+            if !(cell.has(LEGAL_NOW) || helped) {
                 return;
             }
         }
@@ -692,7 +670,7 @@ impl Generator {
             let ready = (0..k).find(|&a| {
                 placed & (1 << a) == 0
                     && (next[a] == usize::MAX || placed & (1 << next[a]) != 0)
-                    && (cells[a].legal_now()
+                    && (cells[a].has(LEGAL_NOW)
                         || (0..k).any(|b| placed & (1 << b) != 0 && takes_first(a, b)))
             });
             match ready {
@@ -766,7 +744,7 @@ impl Generator {
             let cell = &table.cells[i][by as usize];
             lane = table.moved(i, by, lane);
             sum += by;
-            captures |= cell.captures();
+            captures |= cell.has(CAPTURES);
         }
         let mut pieces = lane.to_le_bytes();
         sort4(&mut pieces);
@@ -788,16 +766,14 @@ impl Generator {
         // The parts that capture, and what the first takes alone.
         let mut capturing = moving
             .iter()
-            .filter(|&&i| table.cell(i, parts[i]).captures());
+            .filter(|&&i| table.cell(i, parts[i]).has(CAPTURES));
         let first = capturing
             .next()
             .and_then(|&i| table.taken[i][parts[i] as usize]);
         let alone = capturing.next().is_none();
         if let (true, true, Some((word, did))) = (alone, no_blocks, first) {
             // One part captures: what it takes was found with the table.
-            let shift = 32 * ai as u32;
-            let all = (word & !(0xffff_ffffu128 << shift))
-                | (u32::from_le_bytes(pieces) as u128) << shift;
+            let all = with_lane(word, ai, u32::from_le_bytes(pieces));
             let (captured, captured_any) = if did {
                 (node.pos.captured.with(a), true)
             } else {
@@ -820,7 +796,7 @@ impl Generator {
         n.pos.pieces[ai] = pieces;
         for &i in moving {
             // Only a part that lands where enemies stand can capture.
-            if table.cell(i, parts[i]).captures() {
+            if table.cell(i, parts[i]).has(CAPTURES) {
                 let to = table.steps[i][parts[i] as usize].to;
                 let _ = capture_among(&mut n, a, to, table.others);
             }

@@ -142,6 +142,20 @@ impl RolloutPlays {
     }
 }
 
+impl SearchConfig {
+    /// The default search with a work budget of `nodes` units (see
+    /// [`NODES_PER_MS`]) instead of the clock: the same decision however
+    /// loaded the machine is. The clock then only guards against a machine
+    /// stopped for a minute.
+    pub fn work(nodes: usize) -> SearchConfig {
+        SearchConfig {
+            budget: Duration::from_secs(60),
+            max_nodes: nodes,
+            ..SearchConfig::default()
+        }
+    }
+}
+
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {

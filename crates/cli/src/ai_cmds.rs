@@ -168,12 +168,7 @@ fn config(budget_ms: u64) -> SearchConfig {
 pub fn hint(a: HintArgs) -> Result<(), String> {
     let (pos, throw, plays) = a.at.plays()?;
     let config = match a.nodes {
-        // The time budget then only guards against a machine stopped for a minute.
-        Some(nodes) => SearchConfig {
-            budget: Duration::from_secs(60),
-            max_nodes: usize::try_from(nodes).unwrap_or(usize::MAX),
-            ..SearchConfig::default()
-        },
+        Some(nodes) => SearchConfig::work(usize::try_from(nodes).unwrap_or(usize::MAX)),
         None => config(a.budget),
     };
     let ranked = chaupar_ai::rank_plays(&pos, plays, &config);

@@ -51,11 +51,7 @@ pub fn review(
             ..Default::default()
         }
     } else {
-        chaupar_ai::search::SearchConfig {
-            budget: std::time::Duration::from_secs(60),
-            max_nodes: ms as usize * chaupar_ai::search::NODES_PER_MS,
-            ..Default::default()
-        }
+        chaupar_ai::search::SearchConfig::work(ms as usize * chaupar_ai::search::NODES_PER_MS)
     };
     chaupar_ai::review::review_until(game, &config, stop)
 }
@@ -70,17 +66,16 @@ pub const TUTOR_NODES: usize = chaupar_ai::search::ANALYSIS_NODES;
 pub fn tutor(turn: &Turn) -> Vec<Ranked> {
     let (pos, throw) = (turn.start(), turn.throw());
     let plays = chaupar_core::legal_plays(pos, throw).unwrap_or_default();
-    let config = chaupar_ai::search::SearchConfig {
-        budget: std::time::Duration::from_secs(60),
-        max_nodes: TUTOR_NODES,
-        ..Default::default()
-    };
-    chaupar_ai::rank_plays(pos, plays, &config)
-        .into_iter()
-        .map(|r| Ranked {
-            play: r.play,
-            win: r.win,
-            exact: r.exact,
-        })
-        .collect()
+    chaupar_ai::rank_plays(
+        pos,
+        plays,
+        &chaupar_ai::search::SearchConfig::work(TUTOR_NODES),
+    )
+    .into_iter()
+    .map(|r| Ranked {
+        play: r.play,
+        win: r.win,
+        exact: r.exact,
+    })
+    .collect()
 }

@@ -17,31 +17,55 @@ fn fold(h: &mut u64, bytes: &[u8]) {
     }
 }
 
+/// Plays a seeded game (`game_seed` its dice, `rng_seed` the choice of each
+/// turn's play among those listed, uniformly) for at most `max_turns` turns;
+/// `listed` sees each turn's listing and the index of the play then played.
+fn play_listed(
+    g: &mut Generator,
+    rules: Rules,
+    players: u8,
+    (game_seed, rng_seed): (u64, u64),
+    max_turns: usize,
+    mut listed: impl FnMut(&Generator, usize, usize),
+) {
+    let mut game = Game::new(rules, players, game_seed).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(rng_seed);
+    let mut turns = 0;
+    while game.position().to_move().is_some() && turns < max_turns {
+        let t = game.throw().unwrap();
+        let n = g.generate(game.position(), t).unwrap();
+        let chosen = rng.next_u32() as usize % n;
+        listed(g, n, chosen);
+        let steps = g.steps(chosen).to_vec();
+        game.play(&steps).unwrap();
+        turns += 1;
+    }
+}
+
 /// The fingerprint of every listing over `games` seeded games of `preset`.
 fn fingerprint(rules: Rules, players: u8, games: u64) -> (u64, u64) {
     let mut g = Generator::new();
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut plays = 0u64;
     for seed in 0..games {
-        let mut game = Game::new(rules, players, 1000 + seed).unwrap();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut turns = 0;
-        while game.position().to_move().is_some() && turns < 3000 {
-            let t = game.throw().unwrap();
-            let n = g.generate(game.position(), t).unwrap();
-            plays += n as u64;
-            for i in 0..n {
-                for s in g.steps(i) {
-                    fold(&mut h, step_text(s, false).as_bytes());
-                    fold(&mut h, b" ");
+        play_listed(
+            &mut g,
+            rules,
+            players,
+            (1000 + seed, seed),
+            3000,
+            |g, n, _| {
+                plays += n as u64;
+                for i in 0..n {
+                    for s in g.steps(i) {
+                        fold(&mut h, step_text(s, false).as_bytes());
+                        fold(&mut h, b" ");
+                    }
+                    fold(&mut h, position_text(g.position(i)).as_bytes());
+                    fold(&mut h, b"\n");
                 }
-                fold(&mut h, position_text(g.position(i)).as_bytes());
-                fold(&mut h, b"\n");
-            }
-            let steps = g.steps(rng.next_u32() as usize % n).to_vec();
-            game.play(&steps).unwrap();
-            turns += 1;
-        }
+            },
+        );
     }
     (h, plays)
 }
@@ -138,69 +162,50 @@ fn playouts_draw_the_same_steps() {
 /// again (each is the same play, found first by an earlier sharing).
 #[test]
 fn split_totals_list_the_same_plays_under_every_option() {
+    let options: [(&str, &[&str]); 7] = [
+        ("tohd", &["circle", "home", "off"]),
+        ("safe", &["none", "castles"]),
+        ("capture", &["size", "all"]),
+        ("order", &["finish", "column", "off"]),
+        ("finished", &["skip", "partner-may", "partner-must"]),
+        ("extra_throw", &["never", "capture"]),
+        ("start", &["posts", "charkoni"]),
+    ];
+    // Every combination, the first option changing slowest.
+    let combinations = options.iter().fold(vec![vec![]], |done, &(name, values)| {
+        done.iter()
+            .flat_map(|c: &Vec<(&str, &str)>| {
+                values.iter().map(move |&v| {
+                    let mut c = c.clone();
+                    c.push((name, v));
+                    c
+                })
+            })
+            .collect()
+    });
     let mut g = Generator::new();
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut plays = 0u64;
     let mut k = 0u64;
-    for tohd in ["circle", "home", "off"] {
-        for safe in ["none", "castles"] {
-            for capture in ["size", "all"] {
-                for order in ["finish", "column", "off"] {
-                    for finished in ["skip", "partner-may", "partner-must"] {
-                        for extra in ["never", "capture"] {
-                            for start in ["posts", "charkoni"] {
-                                for players in [2u8, 4] {
-                                    let rules = Rules::preset(Preset::Chaupar)
-                                        .with_options([
-                                            ("tohd", tohd),
-                                            ("safe", safe),
-                                            ("capture", capture),
-                                            ("order", order),
-                                            ("finished", finished),
-                                            ("extra_throw", extra),
-                                            ("start", start),
-                                        ])
-                                        .unwrap();
-                                    k += 1;
-                                    let mut game = Game::new(rules, players, 77 + k).unwrap();
-                                    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(k);
-                                    let mut turns = 0;
-                                    while game.position().to_move().is_some() && turns < 120 {
-                                        let t = game.throw().unwrap();
-                                        let n = g.generate(game.position(), t).unwrap();
-                                        plays += n as u64;
-                                        // Every play's steps (they make its
-                                        // position), the one played's position.
-                                        for i in 0..n {
-                                            for s in g.steps(i) {
-                                                let d = s.declare.map_or(0, |d| d as u8 + 1);
-                                                fold(
-                                                    &mut h,
-                                                    &[
-                                                        s.colour as u8,
-                                                        s.from,
-                                                        s.to,
-                                                        s.pieces,
-                                                        s.by,
-                                                        s.dice,
-                                                        d,
-                                                    ],
-                                                );
-                                            }
-                                            fold(&mut h, b"\n");
-                                        }
-                                        let chosen = rng.next_u32() as usize % n;
-                                        fold(&mut h, position_text(g.position(chosen)).as_bytes());
-                                        let steps = g.steps(chosen).to_vec();
-                                        game.play(&steps).unwrap();
-                                        turns += 1;
-                                    }
-                                }
-                            }
-                        }
+    for combination in &combinations {
+        let rules = Rules::preset(Preset::Chaupar)
+            .with_options(combination.iter().copied())
+            .unwrap();
+        for players in [2u8, 4] {
+            k += 1;
+            play_listed(&mut g, rules, players, (77 + k, k), 120, |g, n, chosen| {
+                plays += n as u64;
+                // Every play's steps (they make its position), the one played's position.
+                for i in 0..n {
+                    for s in g.steps(i) {
+                        let d = s.declare.map_or(0, |d| d as u8 + 1);
+                        let bytes = [s.colour as u8, s.from, s.to, s.pieces, s.by, s.dice, d];
+                        fold(&mut h, &bytes);
                     }
+                    fold(&mut h, b"\n");
                 }
-            }
+                fold(&mut h, position_text(g.position(chosen)).as_bytes());
+            });
         }
     }
     println!("(0x{h:016x}, {plays})");

@@ -152,13 +152,58 @@ impl Kind {
     }
 }
 
+/// A step drawn by a playout: a [`Step`]'s fields, unaligned. (A `Step` is
+/// aligned as one word for the listings' copies; a step drawn in one of
+/// several places and then taken would be packed into that word and read
+/// back field by field, where these bytes stay apart.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Drawn {
+    colour: crate::Colour,
+    from: u8,
+    to: u8,
+    pieces: u8,
+    by: u8,
+    dice: u8,
+    declare: Option<Declare>,
+}
+
+impl Drawn {
+    /// The step drawn.
+    #[inline(always)]
+    fn step(self) -> Step {
+        Step {
+            colour: self.colour,
+            from: self.from,
+            to: self.to,
+            pieces: self.pieces,
+            by: self.by,
+            dice: self.dice,
+            declare: self.declare,
+        }
+    }
+
+    /// A step as drawn.
+    #[inline(always)]
+    fn of(s: &Step) -> Drawn {
+        Drawn {
+            colour: s.colour,
+            from: s.from,
+            to: s.to,
+            pieces: s.pieces,
+            by: s.by,
+            dice: s.dice,
+            declare: s.declare,
+        }
+    }
+}
+
 /// A way of drawing a random step of a turn, made for the turn. Each way
 /// is its own instance of [`turn_in`], chosen once a playout, so
 /// that the turn's loop holds only its own.
 trait Sampler: Default {
     /// Up to eight random draws of a unit and a distance; the first legal
     /// one (the draws of [`sample_step`]).
-    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step>;
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn>;
     /// Takes `step`, just applied to make `node`, into account.
     #[inline]
     fn stepped(&mut self, _node: &Node, _step: &Step) {}
@@ -186,7 +231,7 @@ struct Plain;
 
 impl Sampler for Plain {
     #[inline]
-    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn> {
         sample_step(node, obs, rng)
     }
 }
@@ -199,7 +244,7 @@ impl Sampler for Groups {
     const KEEPS_SQUARES: bool = true;
 
     #[inline]
-    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn> {
         sample_group_step(node, obs, rng)
     }
 }
@@ -210,8 +255,30 @@ struct Stacks;
 
 impl Sampler for Stacks {
     #[inline]
-    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn> {
         sample_stack_step(node, obs, rng)
+    }
+}
+
+/// Takes a playout's step: applies it, tells the sampler, and finds the
+/// obstacles again if it changed them (they change only with the other
+/// colours' pieces, a capture, or a block made or left: a super-piece
+/// declared changes no block).
+#[inline(always)]
+fn take_step<S: Sampler>(
+    node: &mut Node,
+    drawn: Drawn,
+    obs: &mut Obstacles,
+    sampler: &mut S,
+    standing: &mut Standing,
+) {
+    let step = &drawn.step();
+    let blocks = node.pos.rules.stacking == Stacking::Declare
+        && (step.declare == Some(Declare::Block) || node.pos.is_block(node.actor, step.from));
+    let captured = step_among(node, step, obs.others);
+    sampler.stepped(node, step);
+    if captured || blocks {
+        *obs = obstacles_for::<S>(node, standing);
     }
 }
 
@@ -254,8 +321,10 @@ fn turn_in<S: Sampler>(
                 continue;
             }
         }
-        let step = match sampled {
-            Some(s) => s,
+        match sampled {
+            // Taken where it is drawn (one step value from two ways would
+            // be packed into a word and read back field by field).
+            Some(s) => take_step(node, s, &mut obs, &mut sampler, standing),
             None => {
                 let buf = &mut *scratch;
                 let mut n = 0usize;
@@ -282,22 +351,12 @@ fn turn_in<S: Sampler>(
                 }
                 let pick = remainder(rng.next_u32(), n as u32) as usize;
                 match buf[pick] {
-                    Some(s) => s,
+                    Some(s) => take_step(node, Drawn::of(&s), &mut obs, &mut sampler, standing),
                     None => continue,
                 }
             }
-        };
-        // The obstacles change only with the other colours' pieces (a
-        // capture) or a block made or left (a super-piece declared changes
-        // no block).
-        let blocks = node.pos.rules.stacking == Stacking::Declare
-            && (step.declare == Some(Declare::Block) || node.pos.is_block(node.actor, step.from));
-        let captured = step_among(node, &step, obs.others);
-        sampler.stepped(node, &step);
-        moved = true;
-        if captured || blocks {
-            obs = obstacles_for::<S>(node, standing);
         }
+        moved = true;
     }
     finish_in(&mut node.pos, node.actor, node.captured_any);
     if !moved {
@@ -354,7 +413,7 @@ struct Units {
 impl Sampler for Units {
     /// [`sample_step`] with the units kept (listed first if they are not).
     #[inline]
-    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+    fn sample(&mut self, node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn> {
         if self.of != Some(node.actor) {
             self.count = 0;
             let (list, count) = (&mut self.list, &mut self.count);
@@ -384,7 +443,7 @@ impl Sampler for Units {
             let u = self.list[j];
             let by = k as u8 + 1;
             if let Some(to) = destination_here(node, obs, &u, by) {
-                return Some(Step {
+                return Some(Drawn {
                     colour: node.actor,
                     from: u.from,
                     to,
@@ -439,7 +498,7 @@ fn distinct_dice(d: [u8; 3]) -> ([u8; 4], u32) {
 /// two or more, the whole group, so a draw is found from the pieces without
 /// listing the units. The same draws as [`sample_step`].
 #[inline]
-fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn> {
     let pieces = node.pos.pieces[node.actor.index()];
     // Each die moves on its own here (never a total): a single may go
     // each distinct die, a group the equal pair's sum if there is one.
@@ -503,7 +562,7 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
             (distances[(k & 3) as usize], 1)
         };
         if let Some(to) = destination_here(node, obs, &u, by) {
-            return Some(Step {
+            return Some(Drawn {
                 colour: node.actor,
                 from: u.from,
                 to,
@@ -526,7 +585,7 @@ fn sample_group_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Op
 /// pieces without listing the units, with no branch on where they stand. The
 /// same draws as [`sample_step`].
 #[inline]
-fn sample_stack_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+fn sample_stack_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn> {
     let pos = &node.pos;
     let a = node.actor;
     let pieces = pos.pieces[a.index()];
@@ -598,7 +657,7 @@ fn quotient(x: u32, d: u32) -> u32 {
 }
 
 /// Up to eight random draws of a unit and a distance; the first legal one.
-fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Step> {
+fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<Drawn> {
     let mut units = [(
         Unit {
             from: 0,
@@ -651,7 +710,7 @@ fn sample_step(node: &Node, obs: &Obstacles, rng: &mut impl RngCore) -> Option<S
 
 /// The step of unit `u` to `to`, declared (at random) where it joins others.
 #[inline(always)]
-fn declared(node: &Node, u: &Unit, to: u8, by: u8, dice: u8, rng: &mut impl RngCore) -> Step {
+fn declared(node: &Node, u: &Unit, to: u8, by: u8, dice: u8, rng: &mut impl RngCore) -> Drawn {
     let own = if to == HOME {
         0
     } else {
@@ -665,7 +724,7 @@ fn declared(node: &Node, u: &Unit, to: u8, by: u8, dice: u8, rng: &mut impl RngC
             Declare::Block
         }
     });
-    Step {
+    Drawn {
         colour: node.actor,
         from: u.from,
         to,
@@ -805,10 +864,11 @@ mod tests {
                 // Go on by any legal step, drawn or not.
                 let mut steps = Vec::new();
                 for_each_step_fast(&node, &obs, |s| steps.push(s));
-                let Some(&step) = plain
-                    .as_ref()
-                    .or_else(|| steps.get(rng.next_u32() as usize % steps.len().max(1)))
-                else {
+                let Some(step) = plain.map(Drawn::step).or_else(|| {
+                    steps
+                        .get(rng.next_u32() as usize % steps.len().max(1))
+                        .copied()
+                }) else {
                     match node.pass() {
                         Some(p) => {
                             node = p;

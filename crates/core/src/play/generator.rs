@@ -100,6 +100,10 @@ pub(super) const NO_STEP: Step = Step {
 /// play's (see [`Generator::push_short`]).
 const SHORT: u32 = 1 << 31;
 
+/// The flag in a [`Listed`] play's `len` saying that its steps are a plan's,
+/// made when first asked for (see [`Generator::push_plan`]).
+const PLAN: u32 = 1 << 30;
+
 /// What the quiet steps of a node leave as it is, for the plays they end: the
 /// blocks and the tail of the plays' end keys (see [`end_key`]), and how many
 /// overdue blocks are broken.
@@ -144,6 +148,10 @@ pub struct Generator {
     steps: Vec<Step>,
     /// The steps of the plays kept by [`Generator::push_short`].
     shorts: Vec<[Step; 4]>,
+    /// The plays kept by [`Generator::push_plan`]: their steps, made when
+    /// first asked for (most callers of a random play read one of many),
+    /// and how to make them (see `Plans::steps_of`).
+    planned: Vec<(OnceCell<[Step; 4]>, u32)>,
     /// Per play: its steps in `steps` and the node it ends at.
     pub(super) plays: Vec<Listed>,
     /// Per play: the position after it (the turn ended, a dead game marked), made
@@ -206,6 +214,7 @@ impl Generator {
         }
         self.steps.clear();
         self.shorts.clear();
+        self.planned.clear();
         self.plays.clear();
         self.best = None;
         self.start_overdue = overdue(pos);
@@ -374,6 +383,7 @@ impl Generator {
                 self.found.clear();
                 self.steps.clear();
                 self.shorts.clear();
+                self.planned.clear();
                 self.plays.clear();
                 true
             }
@@ -423,6 +433,32 @@ impl Generator {
         if let (Some(steps), Some(play)) = (self.shorts.last_mut(), self.plays.last_mut()) {
             let len = fill(steps, &mut play.pos).min(4);
             play.len = len as u32 | SHORT;
+        }
+    }
+
+    /// Keeps a play of a plan (its steps made only when asked for, from
+    /// `recipe`: see `Plans::steps_of`, with `len` steps), ending at
+    /// `node`'s position (before the end of the turn) as `fill` changes it;
+    /// `captured_any`: whether the turn captured.
+    #[inline(always)]
+    pub(super) fn push_plan(
+        &mut self,
+        node: &Node,
+        captured_any: bool,
+        recipe: u32,
+        len: usize,
+        fill: impl FnOnce(&mut Position),
+    ) {
+        self.plays.push(Listed {
+            start: self.planned.len() as u32,
+            len: PLAN | len.min(3) as u32,
+            actor: node.actor,
+            captured_any,
+            pos: node.pos,
+        });
+        self.planned.push((OnceCell::new(), recipe));
+        if let Some(play) = self.plays.last_mut() {
+            fill(&mut play.pos);
         }
     }
 
@@ -490,6 +526,11 @@ impl Generator {
         let p = &self.plays[i];
         if p.len & SHORT != 0 {
             return &self.shorts[p.start as usize][..(p.len & !SHORT) as usize];
+        }
+        if p.len & PLAN != 0 {
+            let (cell, recipe) = &self.planned[p.start as usize];
+            let steps = cell.get_or_init(|| self.plans.steps_of(*recipe, p.actor));
+            return &steps[..(p.len & !PLAN) as usize];
         }
         &self.steps[p.start as usize..(p.start + p.len) as usize]
     }

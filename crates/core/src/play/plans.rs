@@ -80,12 +80,18 @@ struct Path {
 struct Found {
     /// The sequence's order key ([`step_key`] of each step, the first highest).
     seq: u64,
-    steps: [Step; 3],
+    /// How to make its steps (see [`Plans::steps_of`]), or with [`EXPLICIT`]
+    /// the index of its steps in [`Plans::explicit`].
+    recipe: u32,
     len: u8,
     /// Its end key: the pieces (a [`pieces_word`]), no blocks, who has
     /// captured and whether this turn did (see [`end_key`]).
     key: (u128, u128, u64),
 }
+
+/// The flag of a [`Found`] play's recipe that holds an index of
+/// [`Plans::explicit`].
+const EXPLICIT: u32 = 1 << 31;
 
 /// The orders of one throw's dice.
 #[derive(Clone, Copy, Default)]
@@ -125,6 +131,8 @@ pub(super) struct Plans {
     all_legal: [u16; 4],
     /// The plays found, and their end keys with their index.
     found: Vec<Found>,
+    /// The steps of the plays found by the full rules (a group's pair).
+    explicit: Vec<[Step; 3]>,
     /// The plays' order keys with their index (low 20 bits), to sort.
     order: Vec<u64>,
     keys: EndKeys,
@@ -526,6 +534,7 @@ impl Generator {
             return false;
         }
         plans.found.clear();
+        plans.explicit.clear();
         plans.best = None;
         plans.root = end_key_of(pos, a, node.captured_any);
         plans.keys.begin(plans.root, ai);
@@ -581,12 +590,9 @@ impl Generator {
                 self.found.insert(f.key);
             }
             let captured_any = f.key.2 & 1 << 8 != 0;
-            self.push_short(node, captured_any, |steps, pos| {
-                // (A plan has three steps at most.)
-                steps[..3].copy_from_slice(&f.steps);
+            self.push_plan(node, captured_any, f.recipe, f.len as usize, |pos| {
                 pos.pieces = pieces_of(f.key.0);
                 pos.captured = crate::Colours(f.key.2 as u8);
-                f.len as usize
             });
         }
         self.plans.found = found;
@@ -836,33 +842,24 @@ impl Plans {
             Some(i) if seq < self.found[i as usize].seq => Some(i as usize),
             Some(_) => return,
         };
-        let mut steps = [Step {
-            colour: a,
-            from: 0,
-            to: 0,
-            pieces: 1,
-            by: 0,
-            dice: 1,
-            declare: None,
-        }; 3];
-        for (s, &(j, i)) in steps.iter_mut().zip(&picks[..total]) {
+        // Each step's piece, order and place in it (made into steps only
+        // when asked for: see `steps_of`).
+        let mut recipe = 0u32;
+        for (t, &(j, i)) in picks[..total].iter().enumerate() {
             let (d, o) = w.chosen[j as usize];
-            let path = &self.paths[d as usize][o as usize];
-            s.from = path.from[i as usize];
-            s.to = path.to[i as usize];
-            s.by = self.orders[o as usize].dice[i as usize];
+            recipe |= ((d as u32) << 6 | (o as u32) << 2 | i as u32) << (8 * t);
         }
         match better {
             Some(i) => {
                 let f = &mut self.found[i];
                 f.seq = seq;
-                f.steps = steps;
+                f.recipe = recipe;
                 f.len = total as u8;
             }
             None => {
                 self.found.push(Found {
                     seq,
-                    steps,
+                    recipe,
                     len: total as u8,
                     key,
                 });
@@ -876,22 +873,57 @@ impl Plans {
     fn add(&mut self, key: (u128, u128, u64), seq: u64, steps: &[Step]) {
         let mut all = [NO_STEP; 3];
         all[..steps.len()].copy_from_slice(steps);
+        let recipe = EXPLICIT | self.explicit.len() as u32;
         match self.keys.entry(key, self.found.len() as u32) {
-            None => self.found.push(Found {
-                seq,
-                steps: all,
-                len: steps.len() as u8,
-                key,
-            }),
+            None => {
+                self.explicit.push(all);
+                self.found.push(Found {
+                    seq,
+                    recipe,
+                    len: steps.len() as u8,
+                    key,
+                });
+            }
             Some(i) => {
                 let f = &mut self.found[i as usize];
                 if seq < f.seq {
+                    self.explicit.push(all);
                     f.seq = seq;
-                    f.steps = all;
+                    f.recipe = recipe;
                     f.len = steps.len() as u8;
                 }
             }
         }
+    }
+
+    /// The steps of a plan's play from its recipe (see `consider`): each
+    /// step's piece (its progress index), order and place in the order.
+    pub(super) fn steps_of(&self, recipe: u32, colour: crate::Colour) -> [Step; 4] {
+        let mut steps = [NO_STEP; 4];
+        if recipe & EXPLICIT != 0 {
+            if let Some(e) = self.explicit.get((recipe & !EXPLICIT) as usize) {
+                steps[..3].copy_from_slice(e);
+            }
+            return steps;
+        }
+        for (t, s) in steps.iter_mut().take(3).enumerate() {
+            let b = (recipe >> (8 * t)) as u8;
+            let (d, o, i) = ((b >> 6) as usize, (b >> 2 & 0xf) as usize, (b & 3) as usize);
+            let (Some(paths), Some(order)) = (self.paths.get(d), self.orders.get(o)) else {
+                continue;
+            };
+            let path = &paths[o.min(MAX_ORDERS - 1)];
+            *s = Step {
+                colour,
+                from: path.from[i.min(2)],
+                to: path.to[i.min(2)],
+                pieces: 1,
+                by: order.dice[i.min(2)],
+                dice: 1,
+                declare: None,
+            };
+        }
+        steps
     }
 }
 

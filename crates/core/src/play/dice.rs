@@ -466,18 +466,23 @@ impl Generator {
     /// is the range of `self.earlier` holding the steps that lead from `node`
     /// only to nodes already searched.
     pub(super) fn search_dice(&mut self, node: &Node, mask: u8, earlier: Range<usize>) {
-        self.search_dice_with(node, mask, earlier, None);
+        self.search_dice_with(node, mask, earlier, None, true);
     }
 
     /// [`Generator::search_dice`] with the obstacle table of the node's parent
     /// and the squares of its actor's enemies when the step from it was quiet
     /// (they are the same).
+    ///
+    /// `start`: whether the node differs from the listing's start only in
+    /// the mover's pieces and the dice left (its quiet children then too,
+    /// and they are remembered by those alone: see [`NodeKeys`]).
     fn search_dice_with(
         &mut self,
         node: &Node,
         mask: u8,
         earlier: Range<usize>,
         table: Option<(u32, &Obstacles, u128)>,
+        start: bool,
     ) {
         if mask == 0 {
             // Nothing left to use or to pass: the play ends here.
@@ -507,7 +512,7 @@ impl Generator {
         let count = self.dice_steps(&here, mask);
         if count == 0 {
             match node.pass() {
-                Some(passed) => self.search_dice_with(&passed, mask, 0..0, None),
+                Some(passed) => self.search_dice_with(&passed, mask, 0..0, None, false),
                 None => self.dice_leaf(node, None),
             }
             return;
@@ -541,8 +546,14 @@ impl Generator {
                 child.dice = self.dice.offers[left as usize].dice;
                 child.used_dice += dice;
                 child.used_pips += by;
-                if self.seen.insert(child.key()) {
-                    let same = Some((generation, &obs, foes));
+                let new = if start {
+                    self.seen
+                        .insert_moving(u32::from_le_bytes(pieces), child.dice)
+                } else {
+                    self.seen.insert(child.key())
+                };
+                if new {
+                    let same = Some((generation, &obs, foes, start));
                     self.descend(first..first + j, w, earlier.clone(), &child, left, same);
                 }
                 continue;
@@ -561,7 +572,10 @@ impl Generator {
 
     /// Searches from `child`, reached by the step `w` after its siblings
     /// `before` (a range of `dice_words`), with the steps that commute with
-    /// `w` marked as leading to nodes already searched.
+    /// `w` marked as leading to nodes already searched. `table`, when `w`
+    /// was quiet: the parent's obstacle table, its actor's enemies' squares
+    /// and whether the parent differs from the start only in the mover's
+    /// pieces and the dice left (see [`Generator::search_dice_with`]).
     #[inline(always)]
     fn descend(
         &mut self,
@@ -570,7 +584,7 @@ impl Generator {
         earlier: Range<usize>,
         child: &Node,
         left: u8,
-        table: Option<(u32, &Obstacles, u128)>,
+        table: Option<(u32, &Obstacles, u128, bool)>,
     ) {
         let start = self.earlier.len();
         // Only quiet steps commute.
@@ -590,7 +604,9 @@ impl Generator {
         }
         let end = self.earlier.len();
         self.dice_path.push(step_of(w));
-        self.search_dice_with(child, left, start..end, table);
+        let at_start = table.is_some_and(|t| t.3);
+        let table = table.map(|(generation, obs, foes, _)| (generation, obs, foes));
+        self.search_dice_with(child, left, start..end, table, at_start);
         self.dice_path.pop();
         self.earlier.truncate(start);
     }

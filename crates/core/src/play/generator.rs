@@ -16,7 +16,7 @@ use crate::Colour;
 use super::alive::Alive;
 use super::apply::{apply_among, end_key, finish_in, mark_dead};
 use super::dice::{DicePath, DiceSearch};
-use super::keys::{EndKeys, KeySet};
+use super::keys::{EndKeys, NodeKeys};
 use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
 use super::plans::Plans;
@@ -118,7 +118,7 @@ pub(super) struct Ends {
 #[derive(Default)]
 pub struct Generator {
     /// The nodes searched this turn, by key.
-    pub(super) seen: KeySet,
+    pub(super) seen: NodeKeys,
     /// The obstacles last computed.
     pub(super) obstacles: ObstacleCache,
     /// The fast search of `throw=dice` plays: what it keeps.
@@ -200,7 +200,7 @@ impl Generator {
         let node = Node::start(pos, throw)?;
         self.start = Some(*pos);
         self.alive = OnceCell::new();
-        self.seen.clear();
+        self.seen.begin(node.key(), node.actor.index());
         self.found.begin(end_key(&node), node.actor.index());
         self.path.clear();
         self.children.clear();

@@ -55,6 +55,14 @@ impl SetKey for u32 {
     }
 }
 
+impl SetKey for u64 {
+    #[inline]
+    fn hash(&self) -> u64 {
+        // The top half of the product is the best mixed.
+        ((*self as u128 * 0x9e37_79b9_7f4a_7c15) >> 64) as u64
+    }
+}
+
 impl<K: SetKey> KeySet<K> {
     /// Forgets every key.
     #[inline]
@@ -190,6 +198,71 @@ impl EndKeys {
     }
 }
 
+/// The bytes of a [`super::node::NodeKey`]'s last word that stay the same
+/// while only the mover's pieces and the dice change: the points left, who
+/// moves, the part of the turn, whether the turn has captured, and who has
+/// captured.
+const STEADY: u64 = 0xff00_00ff_ff00_0000;
+
+/// The nodes a search has met. Most nodes of a turn differ from its start
+/// only in the mover's pieces and the dice left (those reached by quiet
+/// steps: the dice used follow from the dice left); they are kept by those
+/// in one word (a cheaper hash and a smaller slot), every other node by its
+/// whole key. Equal keys always go to the same set.
+#[derive(Default)]
+pub(crate) struct NodeKeys {
+    /// The start's key with the mover's lane cleared and only the steady
+    /// bytes of its last word.
+    base: Key,
+    /// The mover's lane: its shift in the first word.
+    shift: u32,
+    moving: KeySet<u64>,
+    whole: KeySet,
+}
+
+impl NodeKeys {
+    /// Forgets every node and takes a new start: `start`'s key, whose
+    /// mover has colour index `mover` (0–3).
+    #[inline]
+    pub(crate) fn begin(&mut self, start: Key, mover: usize) {
+        self.shift = 32 * (mover as u32 & 3);
+        let lane = 0xffff_ffffu128 << self.shift;
+        self.base = (start.0 & !lane, start.1, start.2 & STEADY);
+        self.moving.clear();
+        self.whole.clear();
+    }
+
+    /// Adds a node's key; whether it was not there yet.
+    #[inline]
+    pub(crate) fn insert(&mut self, key: Key) -> bool {
+        let lane = 0xffff_ffffu128 << self.shift;
+        if key.0 & !lane == self.base.0 && key.1 == self.base.1 && key.2 & STEADY == self.base.2 {
+            self.moving
+                .insert(moving_key((key.0 >> self.shift) as u32, key.2))
+        } else {
+            self.whole.insert(key)
+        }
+    }
+
+    /// [`NodeKeys::insert`] of the node that is the start's with the
+    /// mover's pieces `pieces` (four progress bytes) and the dice left
+    /// `dice`.
+    #[inline]
+    pub(crate) fn insert_moving(&mut self, pieces: u32, dice: [u8; 3]) -> bool {
+        self.moving.insert(
+            pieces as u64 | (u32::from_le_bytes([dice[0], dice[1], dice[2], 0]) as u64) << 32,
+        )
+    }
+}
+
+/// The one-word key of a node that differs from the start only in the
+/// mover's pieces (`pieces`) and the dice left (the low three bytes of its
+/// key's last word, `small`).
+#[inline]
+fn moving_key(pieces: u32, small: u64) -> u64 {
+    pieces as u64 | (small & 0xff_ffff) << 32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +338,46 @@ mod tests {
             assert!(keys.insert(with(0x0a0b_0c0d)), "forgotten");
             assert!(keys.insert(elsewhere));
         }
+    }
+
+    /// A node reached by quiet steps is kept by the mover's pieces and the
+    /// dice left, and found again by its whole key; a node that differs
+    /// otherwise (the dice used with the same pieces, a capture) is another.
+    #[test]
+    fn node_keys_keep_a_node_once_whichever_way_it_comes() {
+        use crate::play::Node;
+        use crate::{Position, Preset, Rules, Throw};
+        let rules = Rules::preset(Preset::Classic);
+        let pos = Position::new(rules, 4).unwrap();
+        let node = Node::start(&pos, Throw::new([6, 5, 1], rules.faces).unwrap()).unwrap();
+        let ai = node.actor.index();
+        let mut keys = NodeKeys::default();
+        keys.begin(node.key(), ai);
+        assert!(keys.insert(node.key()));
+        assert!(
+            !keys.insert_moving(u32::from_le_bytes(node.pos.pieces[ai]), node.dice),
+            "the start by its pieces and dice"
+        );
+        let mut child = node;
+        child.pos.pieces[ai][0] += 6;
+        child.pos.pieces[ai].sort_unstable();
+        child.dice = [5, 1, 0];
+        child.used_dice += 1;
+        child.used_pips += 6;
+        let pieces = u32::from_le_bytes(child.pos.pieces[ai]);
+        assert!(keys.insert_moving(pieces, child.dice));
+        assert!(!keys.insert(child.key()), "the same node by its whole key");
+        let mut other = child;
+        other.dice = [6, 5, 0];
+        other.used_pips = node.used_pips + 1;
+        assert!(keys.insert(other.key()), "other dice left");
+        assert!(!keys.insert_moving(pieces, other.dice));
+        let mut captured = child;
+        captured.captured_any = true;
+        assert!(keys.insert(captured.key()), "a capture makes another node");
+        assert!(!keys.insert(captured.key()));
+        keys.begin(node.key(), ai);
+        assert!(keys.insert(child.key()), "forgotten");
     }
 
     #[test]

@@ -537,7 +537,7 @@ impl Generator {
                 let pieces = moved(here.pieces, from, to, size);
                 if left == 0 {
                     let ends = *ends.get_or_insert_with(|| self.ends(node));
-                    self.quiet_leaf(node, &ends, pieces, step_of(w));
+                    self.quiet_leaf(node, &ends, pieces, step_of(w), start);
                     continue;
                 }
                 // Only the actor's pieces and the dice change.

@@ -475,9 +475,18 @@ impl Generator {
 
     /// [`Generator::leaf_after`] for a quiet `step` from `node` that ends the
     /// play, leaving the actor's pieces as `pieces` (`throw=dice`): the key of
-    /// the play is made without making its node.
+    /// the play is made without making its node (none at all where `node`
+    /// differs from the start only in the mover's pieces and the dice left,
+    /// `start`: the play is kept by the mover's pieces, see [`EndKeys`]).
     #[inline]
-    pub(super) fn quiet_leaf(&mut self, node: &Node, ends: &Ends, pieces: [u8; 4], step: Step) {
+    pub(super) fn quiet_leaf(
+        &mut self,
+        node: &Node,
+        ends: &Ends,
+        pieces: [u8; 4],
+        step: Step,
+        start: bool,
+    ) {
         let usage = (
             node.used_dice + step.dice,
             node.used_pips + step.by,
@@ -487,12 +496,17 @@ impl Generator {
             return;
         }
         let ai = node.actor.index();
-        let all = with_lane(
-            pieces_word(&node.pos.pieces),
-            ai,
-            u32::from_le_bytes(pieces),
-        );
-        if !self.found.insert((all, ends.blocks, ends.tail)) {
+        let new = if start {
+            self.found.insert_moving(u32::from_le_bytes(pieces))
+        } else {
+            let all = with_lane(
+                pieces_word(&node.pos.pieces),
+                ai,
+                u32::from_le_bytes(pieces),
+            );
+            self.found.insert((all, ends.blocks, ends.tail))
+        };
+        if !new {
             return;
         }
         let path = self.dice_path;

@@ -536,7 +536,11 @@ impl Generator {
             if flags & QUIET != 0 {
                 let pieces = moved(here.pieces, from, to, size);
                 if left == 0 {
-                    let ends = *ends.get_or_insert_with(|| self.ends(node));
+                    let ends = if start {
+                        self.start_ends
+                    } else {
+                        *ends.get_or_insert_with(|| self.ends(node))
+                    };
                     self.quiet_leaf(node, &ends, pieces, step_of(w), start);
                     continue;
                 }

@@ -107,7 +107,7 @@ const PLAN: u32 = 1 << 30;
 /// What the quiet steps of a node leave as it is, for the plays they end: the
 /// blocks and the tail of the plays' end keys (see [`end_key`]), and how many
 /// overdue blocks are broken.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Ends {
     blocks: u128,
     tail: u64,
@@ -125,6 +125,10 @@ pub struct Generator {
     pub(super) dice: DiceSearch,
     /// The steps from the start of the turn to the node that search is at.
     pub(super) dice_path: DicePath,
+    /// What the quiet steps of the start leave as it is (see `ends`), and
+    /// of every node that differs from it only in the mover's pieces and
+    /// the dice left.
+    pub(super) start_ends: Ends,
     /// The steps of the nodes on that search's path, each node's after its
     /// parent's.
     pub(super) dice_words: Vec<u64>,
@@ -226,6 +230,7 @@ impl Generator {
         } else if fast && !node.total_mode() {
             self.dice.start(node.dice, wrapped);
             self.dice_path = DicePath::default();
+            self.start_ends = self.ends(&node);
             let mask = self.dice.mask_of(node.dice);
             self.search_dice(&node, mask, 0..0);
         } else {

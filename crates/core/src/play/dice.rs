@@ -489,18 +489,21 @@ impl Generator {
             self.dice_leaf(node, None);
             return;
         }
+        // A new table is copied out of the cache, so that the search may go
+        // on using it; the parent's is used where it is.
+        let copied;
         let (generation, obs, foes) = match table {
-            Some((generation, obs, foes)) => (generation, *obs, foes),
+            Some(kept) => kept,
             None => {
-                // The table is copied out so that the search may go on using the cache.
-                let (generation, obs) = self.obstacles.table(node);
-                (generation, *obs, foes(node, obs.others))
+                let (generation, table) = self.obstacles.table(node);
+                copied = *table;
+                (generation, &copied, foes(node, copied.others))
             }
         };
         let ai = node.actor.index();
         let here = Here {
             node,
-            obstacles: &obs,
+            obstacles: obs,
             generation,
             foes,
             colour: node.actor as u8,
@@ -544,20 +547,23 @@ impl Generator {
                     self.quiet_leaf(node, &ends, pieces, step_of(w), start);
                     continue;
                 }
-                // Only the actor's pieces and the dice change.
+                // Only the actor's pieces and the dice change (a node met
+                // before by the pieces and dice alone is not made at all).
+                let dice_left = self.dice.offers[left as usize].dice;
+                if start
+                    && !self
+                        .seen
+                        .insert_moving(u32::from_le_bytes(pieces), dice_left)
+                {
+                    continue;
+                }
                 let mut child = *node;
                 child.pos.pieces[ai] = pieces;
-                child.dice = self.dice.offers[left as usize].dice;
+                child.dice = dice_left;
                 child.used_dice += dice;
                 child.used_pips += by;
-                let new = if start {
-                    self.seen
-                        .insert_moving(u32::from_le_bytes(pieces), child.dice)
-                } else {
-                    self.seen.insert(child.key())
-                };
-                if new {
-                    let same = Some((generation, &obs, foes, start));
+                if start || self.seen.insert(child.key()) {
+                    let same = Some((generation, obs, foes, start));
                     self.descend(first..first + j, w, earlier.clone(), &child, left, same);
                 }
                 continue;

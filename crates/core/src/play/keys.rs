@@ -226,19 +226,27 @@ impl NodeKeys {
     #[inline]
     pub(crate) fn begin(&mut self, start: Key, mover: usize) {
         self.shift = 32 * (mover as u32 & 3);
-        let lane = 0xffff_ffffu128 << self.shift;
-        self.base = (start.0 & !lane, start.1, start.2 & STEADY);
+        self.base = (start.0 & !self.lane(), start.1, start.2 & STEADY);
         self.moving.clear();
         self.whole.clear();
+    }
+
+    /// The mover's lane of a first word.
+    #[inline]
+    fn lane(&self) -> u128 {
+        0xffff_ffffu128 << self.shift
     }
 
     /// Adds a node's key; whether it was not there yet.
     #[inline]
     pub(crate) fn insert(&mut self, key: Key) -> bool {
-        let lane = 0xffff_ffffu128 << self.shift;
-        if key.0 & !lane == self.base.0 && key.1 == self.base.1 && key.2 & STEADY == self.base.2 {
-            self.moving
-                .insert(moving_key((key.0 >> self.shift) as u32, key.2))
+        if key.0 & !self.lane() == self.base.0
+            && key.1 == self.base.1
+            && key.2 & STEADY == self.base.2
+        {
+            // The dice left are the low three bytes of the last word.
+            let [d0, d1, d2, ..] = key.2.to_le_bytes();
+            self.insert_moving((key.0 >> self.shift) as u32, [d0, d1, d2])
         } else {
             self.whole.insert(key)
         }
@@ -253,14 +261,6 @@ impl NodeKeys {
             pieces as u64 | (u32::from_le_bytes([dice[0], dice[1], dice[2], 0]) as u64) << 32,
         )
     }
-}
-
-/// The one-word key of a node that differs from the start only in the
-/// mover's pieces (`pieces`) and the dice left (the low three bytes of its
-/// key's last word, `small`).
-#[inline]
-fn moving_key(pieces: u32, small: u64) -> u64 {
-    pieces as u64 | (small & 0xff_ffff) << 32
 }
 
 #[cfg(test)]

@@ -14,6 +14,16 @@ pub struct Ranked {
     pub exact: bool,
 }
 
+impl From<chaupar_ai::RankedPlay> for Ranked {
+    fn from(r: chaupar_ai::RankedPlay) -> Ranked {
+        Ranked {
+            play: r.play,
+            win: r.win,
+            exact: r.exact,
+        }
+    }
+}
+
 /// The bot of a level (1–5, others clamped) with the default budgets
 /// ([`chaupar_ai::Limits::default`]), built as the simulator builds it.
 pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
@@ -25,11 +35,7 @@ pub fn level(level: u8, seed: u64) -> Box<dyn Bot> {
 pub fn hint(turn: &Turn) -> Vec<Ranked> {
     chaupar_ai::hint_turn(turn)
         .into_iter()
-        .map(|r| Ranked {
-            play: r.play,
-            win: r.win,
-            exact: r.exact,
-        })
+        .map(Ranked::from)
         .collect()
 }
 
@@ -72,10 +78,6 @@ pub fn tutor(turn: &Turn) -> Vec<Ranked> {
         &chaupar_ai::search::SearchConfig::work(TUTOR_NODES),
     )
     .into_iter()
-    .map(|r| Ranked {
-        play: r.play,
-        win: r.win,
-        exact: r.exact,
-    })
+    .map(Ranked::from)
     .collect()
 }

@@ -69,8 +69,14 @@ struct Path {
     /// Where each step starts and ends.
     from: [u8; 3],
     to: [u8; 3],
-    /// Each step's [`step_key`].
-    keys: [u64; 3],
+    /// Where the last step ends.
+    end: u8,
+    /// Each step's piece (the progress index), order and place in it, a
+    /// byte a step, the first lowest (a plan's recipe: see `Plans::steps_of`).
+    recipe: u32,
+    /// The order key of its steps alone ([`step_key`] of each step, the
+    /// first highest, 12 bits each).
+    seq: u64,
     /// The squares where a step lands on enemies (they are taken).
     takes: u128,
 }
@@ -84,10 +90,17 @@ struct Found {
     /// the index of its steps in [`Plans::explicit`].
     recipe: u32,
     len: u8,
-    /// Its end key: the pieces (a [`pieces_word`]), no blocks, who has
-    /// captured and whether this turn did (see [`end_key`]).
-    key: (u128, u128, u64),
+    /// The mover's pieces at its end (four progress bytes, sorted), where
+    /// only they differ from the listing's start (`whole` is [`MOVING`]).
+    pieces: u32,
+    /// Otherwise the index in [`Plans::wholes`] of its end key: the pieces
+    /// (a [`pieces_word`]), no blocks, who has captured and whether this
+    /// turn did (see [`end_key`]).
+    whole: u32,
 }
+
+/// The `whole` of a [`Found`] play that moves only the mover's pieces.
+const MOVING: u32 = u32::MAX;
 
 /// The flag of a [`Found`] play's recipe that holds an index of
 /// [`Plans::explicit`].
@@ -133,6 +146,9 @@ pub(super) struct Plans {
     found: Vec<Found>,
     /// The steps of the plays found by the full rules (a group's pair).
     explicit: Vec<[Step; 3]>,
+    /// The end keys of the plays found that change more than the mover's
+    /// pieces (see [`Found`]).
+    wholes: Vec<(u128, u128, u64)>,
     /// The plays' order keys with their index (low 20 bits), to sort.
     order: Vec<u64>,
     keys: EndKeys,
@@ -309,7 +325,7 @@ impl Plans {
             bits &= bits - 1;
             let dice = self.fit[o][7];
             let path = &self.paths[d][o];
-            let seq = path.keys[0] << 24 | path.keys[1] << 12 | path.keys[2];
+            let seq = path.seq;
             match groups[..count]
                 .iter_mut()
                 .find(|g| g.0 == dice && g.1 == path.takes)
@@ -438,11 +454,13 @@ impl Generator {
             }
         }
         let obs = obstacles(pos, a);
+        // The enemies' squares as the mover's progress values (a step lands
+        // on a progress value, looked up in one word).
         let mut enemies = 0u128;
         for e in pos.present.iter().filter(|e| pos.enemies(a, *e)) {
             for &p in &pos.pieces[e.index()] {
                 if p != START && p != HOME {
-                    enemies |= 1u128 << board::sq(e.index(), p);
+                    enemies |= board::progress_bits(ai, board::sq(e.index(), p));
                 }
             }
         }
@@ -486,13 +504,18 @@ impl Generator {
                 let n = order.len as usize;
                 // Made in its place from its parent's (a path made in a local
                 // byte by byte and then copied whole waits for those bytes).
+                // An order whose parent is illegal is illegal (its other
+                // fields are never read).
                 plans.paths[d][o] = if order.parent == NONE {
                     Path {
                         legal: true,
                         ..Path::default()
                     }
-                } else {
+                } else if legal & 1 << order.parent != 0 {
                     plans.paths[d][order.parent as usize]
+                } else {
+                    plans.paths[d][o].legal = false;
+                    continue;
                 };
                 let path = &mut plans.paths[d][o];
                 if path.legal {
@@ -506,8 +529,11 @@ impl Generator {
                         Some(q) => {
                             path.from[n - 1] = start;
                             path.to[n - 1] = q;
-                            path.keys[n - 1] = single_key(start, order.dice[n - 1]);
-                            if q != HOME && (enemies >> board::sq(ai, q)) & 1 == 1 {
+                            path.end = q;
+                            path.seq |= single_key(start, order.dice[n - 1]) << (24 - 12 * (n - 1));
+                            path.recipe |= ((d as u32) << 6 | (o as u32) << 2 | (n as u32 - 1))
+                                << (8 * (n - 1));
+                            if (enemies >> q) & 1 == 1 {
                                 path.takes |= 1u128 << board::sq(ai, q);
                             }
                             legal |= 1 << o;
@@ -535,6 +561,7 @@ impl Generator {
         }
         plans.found.clear();
         plans.explicit.clear();
+        plans.wholes.clear();
         plans.best = None;
         plans.root = end_key_of(pos, a, node.captured_any);
         plans.keys.begin(plans.root, ai);
@@ -586,14 +613,28 @@ impl Generator {
         let declinable = node.part == Part::ForFinished;
         for &o in &order {
             let f = &found[(o & 0xf_ffff) as usize];
-            if declinable {
-                self.found.insert(f.key);
+            match self.plans.wholes.get(f.whole as usize) {
+                None => {
+                    if declinable {
+                        let p = &self.plans;
+                        let word = p.root_others | (f.pieces as u128) << p.lane_shift;
+                        self.found.insert((word, p.root.1, p.root.2));
+                    }
+                    self.push_plan(node, node.captured_any, f.recipe, f.len as usize, |pos| {
+                        pos.pieces[ai] = f.pieces.to_le_bytes();
+                    });
+                }
+                Some(&key) => {
+                    if declinable {
+                        self.found.insert(key);
+                    }
+                    let captured_any = key.2 & 1 << 8 != 0;
+                    self.push_plan(node, captured_any, f.recipe, f.len as usize, |pos| {
+                        pos.pieces = pieces_of(key.0);
+                        pos.captured = crate::Colours(key.2 as u8);
+                    });
+                }
             }
-            let captured_any = f.key.2 & 1 << 8 != 0;
-            self.push_plan(node, captured_any, f.recipe, f.len as usize, |pos| {
-                pos.pieces = pieces_of(f.key.0);
-                pos.captured = crate::Colours(f.key.2 as u8);
-            });
         }
         self.plans.found = found;
         self.plans.order = order;
@@ -685,8 +726,7 @@ impl Plans {
             let path = &self.paths[here as usize][o];
             let (pieces, takes) = (w.pieces, w.takes);
             let shift = 8 * e as u32;
-            w.pieces = w.pieces & !(0xff << shift)
-                | (path.to[self.orders[o].len as usize - 1] as u32) << shift;
+            w.pieces = w.pieces & !(0xff << shift) | (path.end as u32) << shift;
             w.takes |= path.takes;
             w.chosen[w.moving] = (here, o as u8);
             w.moving += 1;
@@ -729,8 +769,9 @@ impl Plans {
         let mut pieces = w.pieces.to_le_bytes();
         sort4(&mut pieces);
         let takes = w.takes;
-        // The least interleaving: always the least next step of any piece.
-        // `picks` are (piece, step) in the order played.
+        // The least interleaving: always the least next step of any piece,
+        // the first piece's on a tie. Its order key and recipe are made from
+        // each piece's own (see `Path`): 12 bits and a byte a step.
         let m = w.moving;
         let path = |j: usize| {
             let (d, o) = w.chosen[j];
@@ -739,116 +780,78 @@ impl Plans {
                 self.orders[o as usize].len,
             )
         };
-        let (picks, total, seq): ([(u8, u8); 3], usize, u64) = match m {
-            0 => ([(0, 0); 3], 0, 0),
+        let (seq, recipe, total): (u64, u32, usize) = match m {
+            0 => (0, 0, 0),
             1 => {
                 let (p, n) = path(0);
-                (
-                    [(0, 0), (0, 1), (0, 2)],
-                    n as usize,
-                    p.keys[0] << 24 | p.keys[1] << 12 | p.keys[2],
-                )
+                (p.seq, p.recipe, n as usize)
             }
             // Three pieces of one step each: their steps by key.
             3 => {
-                let k = [path(0).0.keys[0], path(1).0.keys[0], path(2).0.keys[0]];
-                let mut o = [0u8, 1, 2];
-                if k[o[1] as usize] < k[o[0] as usize] {
+                let (p, q, r) = (path(0).0, path(1).0, path(2).0);
+                let k = [p.seq >> 24, q.seq >> 24, r.seq >> 24];
+                let b = [p.recipe, q.recipe, r.recipe];
+                let mut o = [0usize, 1, 2];
+                if k[o[1]] < k[o[0]] {
                     o.swap(0, 1);
                 }
-                if k[o[2] as usize] < k[o[1] as usize] {
+                if k[o[2]] < k[o[1]] {
                     o.swap(1, 2);
                 }
-                if k[o[1] as usize] < k[o[0] as usize] {
+                if k[o[1]] < k[o[0]] {
                     o.swap(0, 1);
                 }
                 (
-                    [(o[0], 0), (o[1], 0), (o[2], 0)],
+                    k[o[0]] << 24 | k[o[1]] << 12 | k[o[2]],
+                    b[o[0]] | b[o[1]] << 8 | b[o[2]] << 16,
                     3,
-                    k[o[0] as usize] << 24 | k[o[1] as usize] << 12 | k[o[2] as usize],
                 )
             }
-            // Two pieces: their steps merged, the first piece's on a tie (as
-            // the general case below picks).
-            2 => {
-                let ((a, la), (b, lb)) = (path(0), path(1));
-                let (ka, kb) = (a.keys, b.keys);
-                let mut picks = [(0u8, 0u8); 3];
-                let (mut i, mut j) = (0u8, 0u8);
-                let mut seq = 0u64;
-                let total = (la + lb) as usize;
-                for (t, pick) in picks.iter_mut().enumerate().take(total) {
-                    let first = i < la && (j >= lb || ka[i as usize] <= kb[j as usize]);
-                    let key = if first {
-                        *pick = (0, i);
-                        i += 1;
-                        ka[(i - 1) as usize]
-                    } else {
-                        *pick = (1, j);
-                        j += 1;
-                        kb[(j - 1) as usize]
-                    };
-                    seq |= key << (24 - 12 * t);
-                }
-                (picks, total, seq)
-            }
+            // Two pieces: the steps of one of them (a single step when both
+            // have one, the second's) go among the other's where their key
+            // falls, after equal keys of the first piece (as the least next
+            // step of any piece is taken, the first piece's on a tie).
             _ => {
-                let mut picks = [(0u8, 0u8); 3];
-                let mut heads = [0u8; 3];
-                let mut lens = [0u8; 3];
-                let mut keys = [[0u64; 3]; 3];
-                let mut total = 0;
-                for j in 0..m {
-                    let (p, n) = path(j);
-                    lens[j] = n;
-                    keys[j] = p.keys;
-                    total += n as usize;
-                }
-                let mut seq = 0u64;
-                for (t, pick) in picks.iter_mut().enumerate().take(total) {
-                    let mut best = 0;
-                    let mut best_key = u64::MAX;
-                    for j in 0..m {
-                        if heads[j] < lens[j] && keys[j][heads[j] as usize] < best_key {
-                            best_key = keys[j][heads[j] as usize];
-                            best = j;
-                        }
-                    }
-                    *pick = (best as u8, heads[best]);
-                    heads[best] += 1;
-                    seq |= best_key << (24 - 12 * t);
-                }
-                (picks, total, seq)
+                let ((p, lp), (q, lq)) = (path(0), path(1));
+                let (seq, recipe, n, k, b, second) = if lq == 1 {
+                    (p.seq, p.recipe, lp, q.seq >> 24, q.recipe, true)
+                } else {
+                    (q.seq, q.recipe, lq, p.seq >> 24, p.recipe, false)
+                };
+                let before = |x: u64| if second { x <= k } else { x < k };
+                let at = before(seq >> 24) as u32 + (n == 2 && before(seq >> 12 & 0xfff)) as u32;
+                // The keys before `at` stay, the rest go one place later.
+                let kept = !0u64 << (36 - 12 * at);
+                let seq = seq & kept | k << (24 - 12 * at) | (seq & !kept) >> 12;
+                let low = (1u32 << (8 * at)) - 1;
+                let recipe = recipe & low | b << (8 * at) | (recipe & !low) << 8;
+                (seq, recipe, (lp + lq) as usize)
             }
         };
-        // The root's word with the mover's lane replaced (by shifts: a lane
-        // written into an array and the word read back would wait).
-        let mut word = self.root_others | (u32::from_le_bytes(pieces) as u128) << self.lane_shift;
-        let mut tail = self.root.2;
-        if takes != 0 {
-            word = taken(word, &node.pos, a, takes);
-            tail |= 1 << ai | 1 << 8;
-        }
-        let key = (word, self.root.1, tail);
+        let pieces = u32::from_le_bytes(pieces);
         let index = self.found.len() as u32;
-        let entry = if takes == 0 {
+        let (entry, whole) = if takes == 0 {
             // Only the mover's pieces differ from the root.
-            self.keys.entry_moving(u32::from_le_bytes(pieces), index)
+            (self.keys.entry_moving(pieces, index), MOVING)
         } else {
-            self.keys.entry(key, index)
+            // The root's word with the mover's lane replaced (by shifts: a
+            // lane written into an array and the word read back would wait).
+            let word = self.root_others | (pieces as u128) << self.lane_shift;
+            let word = taken(word, &node.pos, a, takes);
+            let key = (word, self.root.1, self.root.2 | 1 << ai | 1 << 8);
+            match self.keys.entry(key, index) {
+                None => {
+                    self.wholes.push(key);
+                    (None, self.wholes.len() as u32 - 1)
+                }
+                seen => (seen, MOVING),
+            }
         };
         let better = match entry {
             None => None,
             Some(i) if seq < self.found[i as usize].seq => Some(i as usize),
             Some(_) => return,
         };
-        // Each step's piece, order and place in it (made into steps only
-        // when asked for: see `steps_of`).
-        let mut recipe = 0u32;
-        for (t, &(j, i)) in picks[..total].iter().enumerate() {
-            let (d, o) = w.chosen[j as usize];
-            recipe |= ((d as u32) << 6 | (o as u32) << 2 | i as u32) << (8 * t);
-        }
         match better {
             Some(i) => {
                 let f = &mut self.found[i];
@@ -861,7 +864,8 @@ impl Plans {
                     seq,
                     recipe,
                     len: total as u8,
-                    key,
+                    pieces,
+                    whole,
                 });
             }
         }
@@ -877,11 +881,13 @@ impl Plans {
         match self.keys.entry(key, self.found.len() as u32) {
             None => {
                 self.explicit.push(all);
+                self.wholes.push(key);
                 self.found.push(Found {
                     seq,
                     recipe,
                     len: steps.len() as u8,
-                    key,
+                    pieces: 0,
+                    whole: self.wholes.len() as u32 - 1,
                 });
             }
             Some(i) => {

@@ -59,16 +59,17 @@ struct Order {
     len: u8,
     /// The order of all but the last die (`NONE` for one die).
     parent: u8,
+    /// An earlier order whose last step starts where this one's does and
+    /// takes the same die (the first two dice the other way round), or
+    /// `NONE`.
+    twin: u8,
 }
 
-/// A piece from one progress taking one order, from the start of the turn.
+/// A piece from one progress taking one order, from the start of the turn,
+/// where every step is legal (see `Plans::all_legal`). Where its earlier
+/// steps end is where its order's parent's path ends.
 #[derive(Clone, Copy, Default)]
 struct Path {
-    /// Every step is legal.
-    legal: bool,
-    /// Where each step starts and ends.
-    from: [u8; 3],
-    to: [u8; 3],
     /// Where the last step ends.
     end: u8,
     /// Each step's piece (the progress index), order and place in it, a
@@ -138,6 +139,8 @@ pub(super) struct Plans {
     groups: [u16; 8],
     /// Per distinct progress of the mover's pieces, the path of every order.
     paths: [[Path; MAX_ORDERS]; 4],
+    /// The distinct progress values of the mover's pieces not home.
+    starts: [u8; 4],
     /// Per distinct progress, the legal orders searched (bit i: order i).
     legal: [u16; 4],
     /// Per distinct progress, every legal order.
@@ -290,11 +293,11 @@ impl Plans {
             while bits != 0 {
                 let o = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let path = &self.paths[d][o];
-                for &q in &path.to[..self.orders[o].len as usize] {
-                    if q != HOME {
-                        *r |= 1u128 << q;
-                    }
+                // (Where its earlier steps end, its parent's path ends:
+                // a legal order too.)
+                let q = self.paths[d][o].end;
+                if q != HOME {
+                    *r |= 1u128 << q;
                 }
             }
         }
@@ -390,7 +393,20 @@ impl Orders {
                     })
                     .map_or(NONE, |i| i as u8)
             };
-            this.orders[this.count] = Order { dice, len, parent };
+            let twin = if len == 3 && dice[0] != dice[1] {
+                this.orders[..this.count]
+                    .iter()
+                    .position(|o| o.len == 3 && o.dice == [dice[1], dice[0], dice[2]])
+                    .map_or(NONE, |i| i as u8)
+            } else {
+                NONE
+            };
+            this.orders[this.count] = Order {
+                dice,
+                len,
+                parent,
+                twin,
+            };
             this.count += 1;
             (this.count - 1) as u8
         };
@@ -496,55 +512,55 @@ impl Generator {
         }
         let plans = &mut self.plans;
         plans.prepare(node.dice);
+        plans.starts = progress;
         // Every order's path from every progress.
         for (d, &from) in progress[..distinct].iter().enumerate() {
             let mut legal = 0u16;
             for o in 0..plans.count {
                 let order = plans.orders[o];
                 let n = order.len as usize;
-                // Made in its place from its parent's (a path made in a local
-                // byte by byte and then copied whole waits for those bytes).
-                // An order whose parent is illegal is illegal (its other
-                // fields are never read).
-                plans.paths[d][o] = if order.parent == NONE {
-                    Path {
-                        legal: true,
-                        ..Path::default()
-                    }
+                // From its parent's path; an order whose parent is illegal
+                // is illegal.
+                let (start, parent) = if order.parent == NONE {
+                    (from, Path::default())
                 } else if legal & 1 << order.parent != 0 {
-                    plans.paths[d][order.parent as usize]
+                    let p = plans.paths[d][order.parent as usize];
+                    (p.end, p)
                 } else {
-                    plans.paths[d][o].legal = false;
                     continue;
                 };
-                let path = &mut plans.paths[d][o];
-                if path.legal {
-                    let start = if n == 1 { from } else { path.to[n - 2] };
+                let twin = order.twin as usize;
+                let to = if twin < MAX_ORDERS && legal & 1 << plans.orders[twin].parent != 0 {
+                    // Where the twin's last step went: the same step (a
+                    // single's step is legal or not wherever it came from).
+                    (legal & 1 << twin != 0).then(|| plans.paths[d][twin].end)
+                } else {
                     let unit = Unit {
                         from: start,
                         size: 1,
                         group_pair: false,
                     };
-                    match destination(node, &obs, &unit, order.dice[n - 1]) {
-                        Some(q) => {
-                            path.from[n - 1] = start;
-                            path.to[n - 1] = q;
-                            path.end = q;
-                            path.seq |= single_key(start, order.dice[n - 1]) << (24 - 12 * (n - 1));
-                            path.recipe |= ((d as u32) << 6 | (o as u32) << 2 | (n as u32 - 1))
-                                << (8 * (n - 1));
-                            if (enemies >> q) & 1 == 1 {
-                                path.takes |= 1u128 << board::sq(ai, q);
-                            }
-                            legal |= 1 << o;
-                        }
-                        None => path.legal = false,
+                    destination(node, &obs, &unit, order.dice[n - 1])
+                };
+                let Some(q) = to else {
+                    continue;
+                };
+                let mut takes = parent.takes;
+                if (enemies >> q) & 1 == 1 {
+                    if sensitive {
+                        // A capture would change where the mover's pieces go.
+                        return false;
                     }
+                    takes |= 1u128 << board::sq(ai, q);
                 }
-                if sensitive && path.legal && path.takes != 0 {
-                    // A capture would change where the mover's pieces go.
-                    return false;
-                }
+                plans.paths[d][o] = Path {
+                    end: q,
+                    recipe: parent.recipe
+                        | ((d as u32) << 6 | (o as u32) << 2 | (n as u32 - 1)) << (8 * (n - 1)),
+                    seq: parent.seq | single_key(start, order.dice[n - 1]) << (24 - 12 * (n - 1)),
+                    takes,
+                };
+                legal |= 1 << o;
             }
             plans.legal[d] = legal;
             plans.all_legal[d] = legal;
@@ -918,11 +934,24 @@ impl Plans {
             let (Some(paths), Some(order)) = (self.paths.get(d), self.orders.get(o)) else {
                 continue;
             };
-            let path = &paths[o.min(MAX_ORDERS - 1)];
+            // The orders of its first i + 1 and first i dice: its own and its
+            // parents'.
+            let (mut upto, mut before) = (o, NONE as usize);
+            for _ in i..(order.len as usize).saturating_sub(1) {
+                upto = self.orders.get(upto).map_or(NONE, |x| x.parent) as usize;
+            }
+            if i > 0 {
+                before = self.orders.get(upto).map_or(NONE, |x| x.parent) as usize;
+            }
+            let end = |x: usize| paths.get(x).map_or(0, |p| p.end);
             *s = Step {
                 colour,
-                from: path.from[i.min(2)],
-                to: path.to[i.min(2)],
+                from: if i == 0 {
+                    self.starts.get(d).copied().unwrap_or(0)
+                } else {
+                    end(before)
+                },
+                to: end(upto),
                 pieces: 1,
                 by: order.dice[i.min(2)],
                 dice: 1,

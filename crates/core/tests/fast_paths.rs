@@ -185,3 +185,30 @@ fn steps_beside_the_partner_and_declarations_list_the_plain_searchs_plays() {
     assert!(declared, "some play declares");
     assert!(captured, "some play captures");
 }
+
+/// Rules: under `tohd=circle` a colour that has not captured goes round the
+/// loop again, so a piece's second step can start on a lesser progress than
+/// its first. Listing by plans (groups: `chausar`) puts each play's steps in
+/// the order the plain search first reaches them, the least next step of
+/// any piece each time: Yellow 20 takes the 1 before Yellow 74 goes round
+/// with the 6 and on with the 5, though that second step starts lower.
+#[test]
+fn a_step_round_the_loop_again_keeps_the_plain_searchs_order() {
+    let text = "chausar[tohd=circle] 4 y Y0,0,20,74/R0,0,0,0/B0,0,0,0/G0,0,0,0 - -";
+    let pos = common::pos(text);
+    let (mut fast, mut plain) = (Generator::new(), Generator::new());
+    let t = common::throw(6, 5, 1);
+    let n = fast.generate(&pos, t).unwrap();
+    assert_eq!(n, plain.generate_reference(&pos, t).unwrap(), "{text}");
+    let mut round_and_on = false;
+    for i in 0..n {
+        assert_eq!(fast.steps(i), plain.steps(i), "{text}: play {i}");
+        assert_eq!(fast.position(i), plain.position(i), "{text}: play {i}");
+        let s = fast.steps(i);
+        round_and_on |= s.len() == 3 && s[0].from == 20 && s[1].from == 74 && s[2].from < 20;
+    }
+    assert!(
+        round_and_on,
+        "some play moves 20 first, then 74 round the loop and on"
+    );
+}

@@ -835,7 +835,14 @@ impl Plans {
                     (q.seq, q.recipe, lq, p.seq >> 24, p.recipe, false)
                 };
                 let before = |x: u64| if second { x <= k } else { x < k };
-                let at = before(seq >> 24) as u32 + (n == 2 && before(seq >> 12 & 0xfff)) as u32;
+                // (A piece's own keys may fall where it goes round the loop
+                // again: its second step can come after the single's though
+                // its first does not.)
+                let at = if before(seq >> 24) {
+                    1 + (n == 2 && before(seq >> 12 & 0xfff)) as u32
+                } else {
+                    0
+                };
                 // The keys before `at` stay, the rest go one place later.
                 let kept = !0u64 << (36 - 12 * at);
                 let seq = seq & kept | k << (24 - 12 * at) | (seq & !kept) >> 12;

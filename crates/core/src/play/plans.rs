@@ -72,6 +72,8 @@ struct Order {
 struct Path {
     /// Where the last step ends.
     end: u8,
+    /// How many steps (dice).
+    len: u8,
     /// Each step's piece (the progress index), order and place in it, a
     /// byte a step, the first lowest (a plan's recipe: see `Plans::steps_of`).
     recipe: u32,
@@ -137,8 +139,9 @@ pub(super) struct Plans {
     fitting: [u16; 8],
     exact: [u16; 8],
     groups: [u16; 8],
-    /// Per distinct progress of the mover's pieces, the path of every order.
-    paths: [[Path; MAX_ORDERS]; 4],
+    /// Per distinct progress `d` of the mover's pieces, the path of every
+    /// order `o`, at [`path_index`].
+    paths: PathTable,
     /// The distinct progress values of the mover's pieces not home.
     starts: [u8; 4],
     /// Per distinct progress, the legal orders searched (bit i: order i).
@@ -162,6 +165,38 @@ pub(super) struct Plans {
     /// Its first word without the mover's pieces, and where they go in it.
     root_others: u128,
     lane_shift: u32,
+}
+
+/// The paths of every order from every distinct progress, at [`path_index`].
+#[derive(Clone, Copy)]
+struct PathTable([Path; 64]);
+
+impl Default for PathTable {
+    fn default() -> PathTable {
+        PathTable([Path::default(); 64])
+    }
+}
+
+impl core::ops::Index<usize> for PathTable {
+    type Output = Path;
+    #[inline]
+    fn index(&self, i: usize) -> &Path {
+        &self.0[i & 63]
+    }
+}
+
+impl core::ops::IndexMut<usize> for PathTable {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut Path {
+        &mut self.0[i & 63]
+    }
+}
+
+/// Where the path of order `o` from the distinct progress `d` is kept in
+/// [`Plans::paths`].
+#[inline]
+fn path_index(d: usize, o: usize) -> usize {
+    (d << 4 | o) & 63
 }
 
 /// Sorts a short list that is nearly in order (a listing's plays) in place.
@@ -295,7 +330,7 @@ impl Plans {
                 bits &= bits - 1;
                 // (Where its earlier steps end, its parent's path ends:
                 // a legal order too.)
-                let q = self.paths[d][o].end;
+                let q = self.paths[path_index(d, o)].end;
                 if q != HOME {
                     *r |= 1u128 << q;
                 }
@@ -308,7 +343,7 @@ impl Plans {
     /// orders with the same dice taking the same enemies.
     fn least_orders(&self, d: usize, legal: u16) -> u16 {
         // Orders of the same dice take the same dice from the whole throw.
-        if Bits16(legal).all(|o| self.paths[d][o].takes == 0) {
+        if Bits16(legal).all(|o| self.paths[path_index(d, o)].takes == 0) {
             // Mostly nothing is taken: then the dice alone make the group,
             // and its least order is its first legal one. (Orders of the same
             // dice from one square go the same way until their dice differ,
@@ -327,7 +362,7 @@ impl Plans {
             let o = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let dice = self.fit[o][7];
-            let path = &self.paths[d][o];
+            let path = &self.paths[path_index(d, o)];
             let seq = path.seq;
             match groups[..count]
                 .iter_mut()
@@ -524,7 +559,7 @@ impl Generator {
                 let (start, parent) = if order.parent == NONE {
                     (from, Path::default())
                 } else if legal & 1 << order.parent != 0 {
-                    let p = plans.paths[d][order.parent as usize];
+                    let p = plans.paths[path_index(d, order.parent as usize)];
                     (p.end, p)
                 } else {
                     continue;
@@ -533,7 +568,7 @@ impl Generator {
                 let to = if twin < MAX_ORDERS && legal & 1 << plans.orders[twin].parent != 0 {
                     // Where the twin's last step went: the same step (a
                     // single's step is legal or not wherever it came from).
-                    (legal & 1 << twin != 0).then(|| plans.paths[d][twin].end)
+                    (legal & 1 << twin != 0).then(|| plans.paths[path_index(d, twin)].end)
                 } else {
                     let unit = Unit {
                         from: start,
@@ -553,8 +588,9 @@ impl Generator {
                     }
                     takes |= 1u128 << board::sq(ai, q);
                 }
-                plans.paths[d][o] = Path {
+                plans.paths[path_index(d, o)] = Path {
                     end: q,
+                    len: n as u8,
                     recipe: parent.recipe
                         | ((d as u32) << 6 | (o as u32) << 2 | (n as u32 - 1)) << (8 * (n - 1)),
                     seq: parent.seq | single_key(start, order.dice[n - 1]) << (24 - 12 * (n - 1)),
@@ -666,71 +702,92 @@ impl Generator {
             .filter(|i| mask & (1 << i) != 0)
             .map(|i| node.dice[i])
             .sum();
+        let count = at.len().min(4);
         let mut walk = Walk {
             node,
-            at,
+            count,
+            at: [0; 4],
+            legal: [0; 4],
+            alike: [false; 4],
             usage: (node.used_dice + n, node.used_pips + pips, 0),
             admitted: false,
+        };
+        for e in 0..count {
+            walk.at[e] = at[e];
+            walk.legal[e] = self.plans.legal[at[e] as usize & 3];
+            walk.alike[e] = e + 1 < count && at[e + 1] == at[e];
+        }
+        let chosen = Chosen {
             pieces: u32::from_le_bytes(node.pos.pieces[node.actor.index()]),
             takes: 0,
-            chosen: [(0, 0); 3],
+            paths: 0,
             moving: 0,
         };
-        self.plans.walk(&mut walk, 0, mask, u8::MAX);
+        self.plans.walk(&mut walk, chosen, 0, mask, u8::MAX);
     }
 }
 
 /// A walk over the plans of one use of the dice.
 struct Walk<'a> {
     node: &'a Node,
-    at: &'a [u8],
+    /// How many pieces (not home) may move.
+    count: usize,
+    /// Per piece: its progress index, the legal orders searched from its
+    /// progress, and whether the next piece is alike (at one progress).
+    at: [u8; 4],
+    legal: [u16; 4],
+    alike: [bool; 4],
     usage: Usage,
     /// Whether this use of the dice has been compared with the best.
     admitted: bool,
-    /// The mover's pieces with the orders chosen so far taken, a byte each
-    /// (one word: written and read whole, never a byte written and the
-    /// word read back, which the processor cannot forward).
+}
+
+/// The orders chosen so far in a [`Walk`].
+#[derive(Clone, Copy)]
+struct Chosen {
+    /// The mover's pieces with those orders taken, a byte each.
     pieces: u32,
-    /// The squares whose enemies the orders chosen so far take.
+    /// The squares whose enemies they take.
     takes: u128,
-    /// The pieces that move and their orders.
-    chosen: [(u8, u8); 3],
-    moving: usize,
+    /// Their paths ([`path_index`]), a byte each, the first lowest.
+    paths: u32,
+    /// How many.
+    moving: u32,
 }
 
 impl Plans {
     /// Chooses an order (or none) for piece `e` and the pieces after it, with
-    /// the dice `left`. Pieces at one progress are alike: their choices go in
-    /// falling order (`limit`: the choice of the piece before, if alike).
-    fn walk(&mut self, w: &mut Walk, e: usize, left: u8, limit: u8) {
+    /// the dice `left` and the orders chosen `c`. Pieces at one progress are
+    /// alike: their choices go in falling order (`limit`: the choice of the
+    /// piece before, if alike).
+    fn walk(&mut self, w: &mut Walk, c: Chosen, e: usize, left: u8, limit: u8) {
         if left == 0 {
-            self.consider(w);
+            self.consider(w, &c);
             return;
         }
+        let left = left & 7;
         let mut e = e;
         let mut limit = limit;
         // Pieces with no order of the dice left take none.
-        while e < w.at.len() && self.legal[w.at[e] as usize] & self.fitting[left as usize] == 0 {
-            limit = if e + 1 < w.at.len() && w.at[e + 1] == w.at[e] {
-                0
-            } else {
-                u8::MAX
-            };
+        let fitting = self.fitting[left as usize];
+        while e < w.count && w.legal[e & 3] & fitting == 0 {
+            limit = if w.alike[e & 3] { 0 } else { u8::MAX };
             e += 1;
         }
-        if e == w.at.len() {
+        if e >= w.count {
             return;
         }
-        let here = w.at[e];
-        let last = e + 1 == w.at.len();
-        let alike = !last && w.at[e + 1] == here;
+        let here = w.at[e & 3] as usize;
+        let last = e + 1 == w.count;
+        let alike = w.alike[e & 3];
         // The last piece must take every die left.
         let fits = if last {
             self.exact[left as usize]
         } else {
-            self.fitting[left as usize]
+            fitting
         };
-        let mut legal = self.legal[here as usize] & fits;
+        let mut legal = w.legal[e & 3] & fits;
+        let shift = 8 * e as u32;
         while legal != 0 {
             let o = legal.trailing_zeros() as usize;
             legal &= legal - 1;
@@ -738,30 +795,34 @@ impl Plans {
             if choice > limit {
                 break;
             }
-            let used = self.fit[o][left as usize];
-            let path = &self.paths[here as usize][o];
-            let (pieces, takes) = (w.pieces, w.takes);
-            let shift = 8 * e as u32;
-            w.pieces = w.pieces & !(0xff << shift) | (path.end as u32) << shift;
-            w.takes |= path.takes;
-            w.chosen[w.moving] = (here, o as u8);
-            w.moving += 1;
-            self.walk(w, e + 1, left & !used, if alike { choice } else { u8::MAX });
-            w.moving -= 1;
-            w.pieces = pieces;
-            w.takes = takes;
+            let used = self.fit[o % MAX_ORDERS][left as usize];
+            let index = path_index(here, o);
+            let path = &self.paths[index];
+            let next = Chosen {
+                pieces: c.pieces & !(0xff << shift) | (path.end as u32) << shift,
+                takes: c.takes | path.takes,
+                paths: c.paths | (index as u32) << (8 * c.moving),
+                moving: c.moving + 1,
+            };
+            self.walk(
+                w,
+                next,
+                e + 1,
+                left & !used,
+                if alike { choice } else { u8::MAX },
+            );
         }
         // Choice 0, last (the plays come nearer their final order): this
         // piece takes no die.
         if !last {
-            self.walk(w, e + 1, left, if alike { 0 } else { u8::MAX });
+            self.walk(w, c, e + 1, left, if alike { 0 } else { u8::MAX });
         }
     }
 
     /// The play of a plan: its steps in their least interleaving, and where it
     /// ends.
     #[inline]
-    fn consider(&mut self, w: &mut Walk) {
+    fn consider(&mut self, w: &mut Walk, c: &Chosen) {
         if !w.admitted {
             w.admitted = true;
             match self.best {
@@ -782,19 +843,16 @@ impl Plans {
         let node = w.node;
         let a = node.actor;
         let ai = a.index();
-        let mut pieces = w.pieces.to_le_bytes();
+        let mut pieces = c.pieces.to_le_bytes();
         sort4(&mut pieces);
-        let takes = w.takes;
+        let takes = c.takes;
         // The least interleaving: always the least next step of any piece,
         // the first piece's on a tie. Its order key and recipe are made from
         // each piece's own (see `Path`): 12 bits and a byte a step.
-        let m = w.moving;
-        let path = |j: usize| {
-            let (d, o) = w.chosen[j];
-            (
-                &self.paths[d as usize][o as usize],
-                self.orders[o as usize].len,
-            )
+        let m = c.moving;
+        let path = |j: u32| {
+            let p = &self.paths[(c.paths >> (8 * j)) as usize & 63];
+            (p, p.len)
         };
         let (seq, recipe, total): (u64, u32, usize) = match m {
             0 => (0, 0, 0),
@@ -938,7 +996,7 @@ impl Plans {
         for (t, s) in steps.iter_mut().take(3).enumerate() {
             let b = (recipe >> (8 * t)) as u8;
             let (d, o, i) = ((b >> 6) as usize, (b >> 2 & 0xf) as usize, (b & 3) as usize);
-            let (Some(paths), Some(order)) = (self.paths.get(d), self.orders.get(o)) else {
+            let Some(order) = self.orders.get(o) else {
                 continue;
             };
             // The orders of its first i + 1 and first i dice: its own and its
@@ -950,7 +1008,7 @@ impl Plans {
             if i > 0 {
                 before = self.orders.get(upto).map_or(NONE, |x| x.parent) as usize;
             }
-            let end = |x: usize| paths.get(x).map_or(0, |p| p.end);
+            let end = |x: usize| self.paths[path_index(d, x)].end;
             *s = Step {
                 colour,
                 from: if i == 0 {

@@ -804,13 +804,13 @@ impl Plans {
                 paths: c.paths | (index as u32) << (8 * c.moving),
                 moving: c.moving + 1,
             };
-            self.walk(
-                w,
-                next,
-                e + 1,
-                left & !used,
-                if alike { choice } else { u8::MAX },
-            );
+            let rest = left & !used;
+            if rest == 0 {
+                // (Not through another call of `walk`.)
+                self.consider(w, &next);
+            } else {
+                self.walk(w, next, e + 1, rest, if alike { choice } else { u8::MAX });
+            }
         }
         // Choice 0, last (the plays come nearer their final order): this
         // piece takes no die.
@@ -821,7 +821,8 @@ impl Plans {
 
     /// The play of a plan: its steps in their least interleaving, and where it
     /// ends.
-    #[inline]
+    // (Out of line: the walk calls it from two places.)
+    #[inline(never)]
     fn consider(&mut self, w: &mut Walk, c: &Chosen) {
         if !w.admitted {
             w.admitted = true;

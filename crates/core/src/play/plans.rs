@@ -1084,11 +1084,20 @@ impl Generator {
         if rest == 0 {
             return;
         }
-        for from in starts(&node.pos.pieces[a.index()]) {
+        let own = node.pos.pieces[a.index()];
+        for from in starts(&own) {
             let u = single(from);
             let Some(to) = destination(node, obs, &u, rest) else {
                 continue;
             };
+            // A group after the step: one there before (not the single's
+            // own, if it left it), or where it lands on its own pieces.
+            let before = own.iter().filter(|&&p| p == from).count();
+            let any_group = groups(&own).any(|g| g.from != from || before > 2)
+                || (to != HOME && own.contains(&to));
+            if !any_group {
+                continue;
+            }
             let s = step(&u, to, rest, 1);
             let after = apply_among(node, &s, obs.others);
             let obs1 = same_or_new(obs, &s, &after);

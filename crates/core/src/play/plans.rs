@@ -42,7 +42,7 @@ use super::generator::{Generator, NO_STEP};
 use super::keys::EndKeys;
 use super::node::{Node, Part, Usage};
 use super::obstacles::{obstacles, Obstacles};
-use super::steps::{destination, Unit};
+use super::steps::{destination, SingleSteps, Unit};
 
 /// No such order, entity or slot.
 const NONE: u8 = u8::MAX;
@@ -547,6 +547,7 @@ impl Generator {
         }
         let plans = &mut self.plans;
         plans.prepare(node.dice);
+        let singles = SingleSteps::of(node);
         plans.starts = progress;
         // Every order's path from every progress.
         for (d, &from) in progress[..distinct].iter().enumerate() {
@@ -570,12 +571,7 @@ impl Generator {
                     // single's step is legal or not wherever it came from).
                     (legal & 1 << twin != 0).then(|| plans.paths[path_index(d, twin)].end)
                 } else {
-                    let unit = Unit {
-                        from: start,
-                        size: 1,
-                        group_pair: false,
-                    };
-                    destination(node, &obs, &unit, order.dice[n - 1])
+                    singles.destination(node, &obs, start, order.dice[n - 1])
                 };
                 let Some(q) = to else {
                     continue;

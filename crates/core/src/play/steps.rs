@@ -487,6 +487,110 @@ destination_fn!(
     destination_here
 );
 
+/// What decides where a single piece of a node's actor may go, found once
+/// for the many steps of a listing by plans: [`SingleSteps::destination`] is
+/// [`destination`] of a unit of one piece, without looking up the rules at
+/// every step (the property test `single_steps_are_destination` holds the
+/// two together).
+#[derive(Clone, Copy)]
+pub(crate) struct SingleSteps {
+    /// A piece on the loop goes round again instead of turning home
+    /// (`tohd=circle`, no capture yet).
+    circles: bool,
+    /// The farthest progress a step off the loop may reach (short of home
+    /// where home is shut, not past the loop where the team's order holds
+    /// the colour back).
+    limit: u8,
+    /// The actor has blocks (`stacking=declare`): none may be landed on.
+    blocks: bool,
+}
+
+impl SingleSteps {
+    /// The rules of the node's actor's single steps.
+    pub(crate) fn of(node: &Node) -> SingleSteps {
+        let pos = &node.pos;
+        let a = node.actor;
+        let rules = &pos.rules;
+        let captured = pos.captured.has(a);
+        let mut limit = if rules.tohd != Tohd::Off && !captured {
+            HOME - 1
+        } else {
+            HOME
+        };
+        if pos.teams && rules.order != Order::Off {
+            if let Some(first) = a.waits_for() {
+                if !all_home(pos, first) {
+                    limit = if rules.order == Order::Column {
+                        LOOP_END
+                    } else {
+                        HOME - 1
+                    };
+                }
+            }
+        }
+        SingleSteps {
+            circles: rules.tohd == Tohd::Circle && !captured,
+            limit,
+            blocks: rules.stacking == Stacking::Declare && pos.blocks[a.index()] != [0, 0],
+        }
+    }
+
+    /// Where a single piece of the node's actor at `from` moving `by` goes,
+    /// if it may ([`destination`] of a unit of one piece).
+    #[inline]
+    pub(crate) fn destination(
+        &self,
+        node: &Node,
+        obstacles: &Obstacles,
+        from: u8,
+        by: u8,
+    ) -> Option<u8> {
+        if from >= HOME {
+            return None;
+        }
+        let circles = self.circles && from != START && from <= LOOP_END;
+        let q = if from == START {
+            by
+        } else if circles {
+            let q = from + by;
+            if q > LOOP_END {
+                q - LOOP_LEN
+            } else {
+                q
+            }
+        } else {
+            let q = from + by;
+            if q > self.limit {
+                return None;
+            }
+            q
+        };
+        if obstacles.any && by > 1 {
+            let passed = if from == START {
+                span(1, by - 1)
+            } else if circles && from + by - 1 > LOOP_END {
+                span(from + 1, LOOP_END) | span(LOOP_END + 1 - LOOP_LEN, from + by - 1 - LOOP_LEN)
+            } else {
+                span(from + 1, from + by - 1)
+            };
+            if obstacles.mask[1] & passed != 0 {
+                return None;
+            }
+        }
+        if q == HOME {
+            return Some(q);
+        }
+        let a = node.actor;
+        if self.blocks && node.pos.is_block(a, q) {
+            return None;
+        }
+        if (obstacles.others >> board::sq(a.index(), q)) & 1 == 0 {
+            return Some(q);
+        }
+        may_land(&node.pos, a, q, 1, obstacles).then_some(q)
+    }
+}
+
 /// Calls `f` with every step the node allows (before the maximum-use rule).
 pub(crate) fn for_each_step(node: &Node, f: impl FnMut(Step)) {
     if !node.left() {

@@ -10,7 +10,9 @@ use crate::{Game, Generator, Position, Preset, Rules};
 use super::apply::apply;
 use super::node::Node;
 use super::obstacles::{obstacles, Standing};
-use super::steps::{check_move, destination, for_each_step, for_each_unit, steps_onto_free_square};
+use super::steps::{
+    check_move, destination, for_each_step, for_each_unit, steps_onto_free_square, SingleSteps,
+};
 use crate::Colour;
 
 /// Rules of every preset with the options the step rules read changed.
@@ -72,7 +74,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(16), ..ProptestConfig::default() })]
 
     /// At every node along random turns, every unit going every distance:
-    /// `destination` finds where `check_move` lets it go, and refuses what it refuses.
+    /// `destination` finds where `check_move` lets it go, and refuses what it
+    /// refuses; so does `SingleSteps::destination` for a single piece
+    /// (single_steps_are_destination).
     #[test]
     fn destination_is_check_move(rules in rules_strategy(), players in 2u8..=4, seed in any::<u64>(), turns in 0u32..120) {
         let Some(pos) = position(rules, players, seed, turns) else {
@@ -86,10 +90,16 @@ proptest! {
                 let obs = obstacles(&node.pos, node.actor);
                 let mut units = Vec::new();
                 for_each_unit(&node, |u| units.push(u));
+                let singles = SingleSteps::of(&node);
                 for u in &units {
                     for by in 1..=18 {
                         let want = check_move(&node, &obs, u, by).ok().map(|(q, _, _)| q);
                         prop_assert_eq!(destination(&node, &obs, u, by), want, "{:?} {:?} by {}", node, u, by);
+                        if u.size == 1 && !u.group_pair {
+                            // single_steps_are_destination
+                            let single = singles.destination(&node, &obs, u.from, by);
+                            prop_assert_eq!(single, want, "single: {:?} {:?} by {}", node, u, by);
+                        }
                     }
                 }
                 let mut steps = Vec::new();

@@ -142,6 +142,9 @@ pub(super) struct Plans {
     /// Per distinct progress `d` of the mover's pieces, the path of every
     /// order `o`, at [`path_index`].
     paths: PathTable,
+    /// Per path that takes enemies ([`path_index`]), the root's first
+    /// word without the mover's pieces, those enemies taken.
+    taken: TakenTable,
     /// The distinct progress values of the mover's pieces not home.
     starts: [u8; 4],
     /// Per distinct progress, the legal orders searched (bit i: order i).
@@ -188,6 +191,31 @@ impl core::ops::Index<usize> for PathTable {
 impl core::ops::IndexMut<usize> for PathTable {
     #[inline]
     fn index_mut(&mut self, i: usize) -> &mut Path {
+        &mut self.0[i & 63]
+    }
+}
+
+/// Per path ([`path_index`]) a word of the pieces (see [`Plans::taken`]).
+#[derive(Clone, Copy)]
+struct TakenTable([u128; 64]);
+
+impl Default for TakenTable {
+    fn default() -> TakenTable {
+        TakenTable([0; 64])
+    }
+}
+
+impl core::ops::Index<usize> for TakenTable {
+    type Output = u128;
+    #[inline]
+    fn index(&self, i: usize) -> &u128 {
+        &self.0[i & 63]
+    }
+}
+
+impl core::ops::IndexMut<usize> for TakenTable {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut u128 {
         &mut self.0[i & 63]
     }
 }
@@ -547,6 +575,9 @@ impl Generator {
         }
         let plans = &mut self.plans;
         plans.prepare(node.dice);
+        plans.root = end_key_of(pos, a, node.captured_any);
+        plans.lane_shift = 32 * ai as u32;
+        plans.root_others = with_lane(plans.root.0, ai, 0);
         let singles = SingleSteps::of(node);
         plans.starts = progress;
         // Every order's path from every progress.
@@ -583,6 +614,10 @@ impl Generator {
                         return false;
                     }
                     takes |= 1u128 << board::sq(ai, q);
+                    plans.taken[path_index(d, o)] = taken(plans.root_others, pos, a, takes);
+                } else if takes != 0 {
+                    plans.taken[path_index(d, o)] =
+                        plans.taken[path_index(d, order.parent as usize)];
                 }
                 plans.paths[path_index(d, o)] = Path {
                     end: q,
@@ -611,10 +646,7 @@ impl Generator {
         plans.explicit.clear();
         plans.wholes.clear();
         plans.best = None;
-        plans.root = end_key_of(pos, a, node.captured_any);
         plans.keys.begin(plans.root, ai);
-        plans.lane_shift = 32 * ai as u32;
-        plans.root_others = with_lane(plans.root.0, ai, 0);
         let dice = node.dice;
         let n_dice = dice.iter().filter(|d| **d != 0).count();
         let full = (1u8 << n_dice) - 1;
@@ -914,8 +946,22 @@ impl Plans {
         } else {
             // The root's word with the mover's lane replaced (by shifts: a
             // lane written into an array and the word read back would wait).
-            let word = self.root_others | (pieces as u128) << self.lane_shift;
-            let word = taken(word, &node.pos, a, takes);
+            // The other colours' pieces as the plan's captures leave them:
+            // as its one path that takes leaves them, if only one does.
+            let (mut takers, mut taker) = (0, 0);
+            for j in 0..m.min(3) {
+                let i = (c.paths >> (8 * j)) as usize & 63;
+                if self.paths[i].takes != 0 {
+                    takers += 1;
+                    taker = i;
+                }
+            }
+            let others = if takers == 1 {
+                self.taken[taker]
+            } else {
+                taken(self.root_others, &node.pos, a, takes)
+            };
+            let word = others | (pieces as u128) << self.lane_shift;
             let key = (word, self.root.1, self.root.2 | 1 << ai | 1 << 8);
             match self.keys.entry(key, index) {
                 None => {

@@ -369,9 +369,10 @@ impl Plans {
 
     /// Of the legal orders of progress `d`, one per play: the least of the
     /// orders with the same dice taking the same enemies.
-    fn least_orders(&self, d: usize, legal: u16) -> u16 {
+    /// (`takers`: the legal orders that take enemies.)
+    fn least_orders(&self, d: usize, legal: u16, takers: u16) -> u16 {
         // Orders of the same dice take the same dice from the whole throw.
-        if Bits16(legal).all(|o| self.paths[path_index(d, o)].takes == 0) {
+        if takers == 0 {
             // Mostly nothing is taken: then the dice alone make the group,
             // and its least order is its first legal one. (Orders of the same
             // dice from one square go the same way until their dice differ,
@@ -583,6 +584,7 @@ impl Generator {
         // Every order's path from every progress.
         for (d, &from) in progress[..distinct].iter().enumerate() {
             let mut legal = 0u16;
+            let mut takers = 0u16;
             for o in 0..plans.count {
                 let order = plans.orders[o];
                 let n = order.len as usize;
@@ -615,9 +617,11 @@ impl Generator {
                     }
                     takes |= 1u128 << board::sq(ai, q);
                     plans.taken[path_index(d, o)] = taken(plans.root_others, pos, a, takes);
+                    takers |= 1 << o;
                 } else if takes != 0 {
                     plans.taken[path_index(d, o)] =
                         plans.taken[path_index(d, order.parent as usize)];
+                    takers |= 1 << o;
                 }
                 plans.paths[path_index(d, o)] = Path {
                     end: q,
@@ -636,7 +640,7 @@ impl Generator {
                 // dice that take the same enemies (the same play), only the
                 // least can be the least interleaving with other pieces' steps
                 // (theirs start elsewhere, so they never tie with its steps).
-                plans.legal[d] = plans.least_orders(d, legal);
+                plans.legal[d] = plans.least_orders(d, legal, takers);
             }
         }
         if !groups && !plans.calm(&progress[..distinct], &at[..entities], passes) {
@@ -1215,23 +1219,6 @@ fn apart_by(progress: &[u8], at: &[u8], reach: &[u128; 4]) -> bool {
     true
 }
 
-/// The set bits of a word, lowest first, as indices.
-#[derive(Clone, Copy)]
-struct Bits16(u16);
-
-impl Iterator for Bits16 {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let i = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(i)
-    }
-}
-
 /// The obstacles in the way of the mover after `step` from a node whose are
 /// `obs`: the same when it landed where no other colour stands (with groups
 /// there are no blocks to make or leave), made again when it may have captured.
@@ -1266,6 +1253,23 @@ fn groups(pieces: &[u8; 4]) -> impl Iterator<Item = Unit> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The set bits of a word, lowest first, as indices.
+    #[derive(Clone, Copy)]
+    struct Bits16(u16);
+
+    impl Iterator for Bits16 {
+        type Item = usize;
+        #[inline]
+        fn next(&mut self) -> Option<usize> {
+            if self.0 == 0 {
+                return None;
+            }
+            let i = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(i)
+        }
+    }
 
     /// `Plans::least_orders` takes the first legal order of each group of
     /// orders of the same dice as its least: for every throw of either set

@@ -19,7 +19,7 @@ use super::dice::{DicePath, DiceSearch};
 use super::keys::{EndKeys, NodeKeys};
 use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
-use super::plans::Plans;
+use super::plans::{PlanStart, Plans};
 use super::split_total::total_fast;
 use super::steps::{for_each_step_remembered, for_each_step_with, StepMemo};
 use super::{Play, PlayError};
@@ -158,6 +158,14 @@ pub struct Generator {
     planned: Vec<(OnceCell<[Step; 4]>, u32)>,
     /// Per play: its steps in `steps` and the node it ends at.
     pub(super) plays: Vec<Listed>,
+    /// Where the plays start when they are a listing by plans, read from
+    /// `plans` instead of `plays` (see `Generator::list_plans`).
+    pub(super) by_plans: Option<PlanStart>,
+    /// Per play of a listing by plans: its steps, made when first asked
+    /// for; and the plays whose cells hold steps (only they are emptied
+    /// for the next listing).
+    plan_steps: Vec<OnceCell<[Step; 4]>>,
+    plan_steps_read: RefCell<Vec<u32>>,
     /// Per play: the position after it (the turn ended, a dead game marked), made
     /// when first asked for (most callers of a random play read one of many).
     ended: Vec<OnceCell<Position>>,
@@ -220,6 +228,7 @@ impl Generator {
         self.shorts.clear();
         self.planned.clear();
         self.plays.clear();
+        self.by_plans = None;
         self.best = None;
         self.start_overdue = overdue(pos);
         self.mover = pos.to_move;
@@ -245,10 +254,20 @@ impl Generator {
             }
         }
         self.read.get_mut().clear();
-        if self.ended.len() < self.plays.len() {
-            self.ended.resize_with(self.plays.len(), OnceCell::new);
+        for &i in self.plan_steps_read.get_mut().iter() {
+            if let Some(cell) = self.plan_steps.get_mut(i as usize) {
+                cell.take();
+            }
         }
-        Ok(self.plays.len())
+        self.plan_steps_read.get_mut().clear();
+        let n = self.len();
+        if self.ended.len() < n {
+            self.ended.resize_with(n, OnceCell::new);
+        }
+        if self.by_plans.is_some() && self.plan_steps.len() < n {
+            self.plan_steps.resize_with(n, OnceCell::new);
+        }
+        Ok(n)
     }
 
     /// Adds the play where the partner declines a finished player's throw
@@ -532,16 +551,28 @@ impl Generator {
 
     /// Number of plays found by the last [`Generator::generate`].
     pub fn len(&self) -> usize {
-        self.plays.len()
+        match self.by_plans {
+            Some(_) => self.plans.len(),
+            None => self.plays.len(),
+        }
     }
 
     /// Whether the last generation found no play (never: an empty play is a play).
     pub fn is_empty(&self) -> bool {
-        self.plays.is_empty()
+        self.len() == 0
     }
 
     /// The steps of play `i`.
     pub fn steps(&self, i: usize) -> &[Step] {
+        if let Some(start) = &self.by_plans {
+            let (recipe, len) = self.plans.recipe_of(i);
+            let cell = &self.plan_steps[i];
+            if cell.get().is_none() {
+                self.plan_steps_read.borrow_mut().push(i as u32);
+            }
+            let steps = cell.get_or_init(|| self.plans.steps_of(recipe, start.actor()));
+            return &steps[..len.min(4)];
+        }
         let p = &self.plays[i];
         if p.len & SHORT != 0 {
             return &self.shorts[p.start as usize][..(p.len & !SHORT) as usize];
@@ -562,20 +593,26 @@ impl Generator {
         }
         // Most plays' positions are read once, so making one is the usual
         // path here (not the cold one of `get_or_init`).
-        let p = &self.plays[i];
-        let mut position = p.pos;
-        finish_in(&mut position, p.actor, p.captured_any);
+        let (mut position, actor, captured_any) = match &self.by_plans {
+            Some(start) => {
+                let (pos, captured_any) = self.plans.end_of(i, start);
+                (pos, start.actor(), captured_any)
+            }
+            None => {
+                let p = &self.plays[i];
+                (p.pos, p.actor, p.captured_any)
+            }
+        };
+        finish_in(&mut position, actor, captured_any);
         let alive = self
             .alive
             .get_or_init(|| self.start.as_ref().and_then(Alive::at));
         if !alive.is_some_and(|a| a.holds(&position)) {
             mark_dead(&mut position);
         }
-        // The cell was empty, so it takes the position and holds it (the
-        // play's unfinished position is never what this returns).
-        let _ = cell.set(position);
+        // The cell was empty, so it takes the position and holds it.
         self.read.borrow_mut().push(i as u32);
-        cell.get().unwrap_or(&p.pos)
+        cell.get_or_init(|| position)
     }
 
     /// The plays as owned values.

@@ -105,6 +105,22 @@ struct Found {
 /// The `whole` of a [`Found`] play that moves only the mover's pieces.
 const MOVING: u32 = u32::MAX;
 
+/// Where the plays of a listing by plans start: the listing's node's
+/// position, its actor and whether its turn has captured.
+#[derive(Clone, Copy)]
+pub(super) struct PlanStart {
+    pos: Position,
+    actor: crate::Colour,
+    captured_any: bool,
+}
+
+impl PlanStart {
+    /// The colour whose plays they are.
+    pub(super) fn actor(&self) -> crate::Colour {
+        self.actor
+    }
+}
+
 /// The flag of a [`Found`] play's recipe that holds an index of
 /// [`Plans::explicit`].
 const EXPLICIT: u32 = 1 << 31;
@@ -695,6 +711,18 @@ impl Generator {
         insertion_sort(&mut order);
         self.best = self.plans.best;
         let declinable = node.part == Part::ForFinished;
+        if !declinable {
+            // The plays are read from `found` in `order` when asked for (see
+            // `Plans::end_of`): most callers of a random play read one.
+            self.plans.found = found;
+            self.plans.order = order;
+            self.by_plans = Some(PlanStart {
+                pos: node.pos,
+                actor: node.actor,
+                captured_any: node.captured_any,
+            });
+            return true;
+        }
         for &o in &order {
             let f = &found[(o & 0xf_ffff) as usize];
             match self.plans.wholes.get(f.whole as usize) {
@@ -1026,6 +1054,38 @@ impl Plans {
                     f.recipe = recipe;
                     f.len = steps.len() as u8;
                 }
+            }
+        }
+    }
+
+    /// How many plays the last listing by plans found (see
+    /// [`Generator::list_plans`]).
+    pub(super) fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The recipe of play `i` of the last listing by plans and how many
+    /// steps it has (see `steps_of`).
+    pub(super) fn recipe_of(&self, i: usize) -> (u32, usize) {
+        let f = &self.found[(self.order[i] & 0xf_ffff) as usize];
+        (f.recipe, f.len as usize)
+    }
+
+    /// The position play `i` of the last listing by plans ends at (before
+    /// the end of the turn), made from its start `start`, and whether the
+    /// turn captured.
+    pub(super) fn end_of(&self, i: usize, start: &PlanStart) -> (Position, bool) {
+        let f = &self.found[(self.order[i] & 0xf_ffff) as usize];
+        let mut pos = start.pos;
+        match self.wholes.get(f.whole as usize) {
+            None => {
+                pos.pieces[start.actor.index()] = f.pieces.to_le_bytes();
+                (pos, start.captured_any)
+            }
+            Some(&key) => {
+                pos.pieces = pieces_of(key.0);
+                pos.captured = crate::Colours(key.2 as u8);
+                (pos, key.2 & 1 << 8 != 0)
             }
         }
     }

@@ -141,6 +141,8 @@ struct Orders {
     /// of those dice (listed, as every order is, in falling lexicographic
     /// order of their dice: see [`Plans::least_orders`]).
     groups: [u16; 8],
+    /// The orders each after its parent (in which their paths are made).
+    build: [u8; MAX_ORDERS],
 }
 
 /// What listing by plans keeps from one listing to the next.
@@ -155,6 +157,7 @@ pub(super) struct Plans {
     fitting: [u16; 8],
     exact: [u16; 8],
     groups: [u16; 8],
+    build: [u8; MAX_ORDERS],
     /// Per distinct progress `d` of the mover's pieces, the path of every
     /// order `o`, at [`path_index`].
     paths: PathTable,
@@ -349,6 +352,7 @@ impl Plans {
         self.fitting = o.fitting;
         self.exact = o.exact;
         self.groups = o.groups;
+        self.build = o.build;
     }
 }
 
@@ -433,10 +437,12 @@ impl Orders {
     /// The orders of a throw's dice (largest first).
     fn of(throw: [u8; 3]) -> Orders {
         let mut this = Orders::default();
-        // Orders of die indices, each before the orders it begins, in the
-        // order of their first steps (largest die first, as the throw's
-        // dice are): the plans come out nearly in the order of their least
-        // steps, which they are sorted by. Equal dice give equal orders.
+        // Orders of die indices in the order of their first steps (largest
+        // die first, as the throw's dice are), each listed first before the
+        // orders it begins (so that its parent is found) and then moved
+        // after them (below): the plans come out nearly in the order of
+        // their least steps, which they are sorted by. Equal dice give
+        // equal orders.
         let mut seqs = [([0usize; 3], 0usize); MAX_ORDERS];
         let mut count = 0;
         for i in 0..3 {
@@ -492,6 +498,39 @@ impl Orders {
         };
         for (s, n) in seqs[..count].iter().map(|&(s, n)| (s, n)) {
             id_of(&s[..n], &mut this);
+        }
+        // Each order after the orders it begins (a piece's longer orders
+        // first): nearer the order of the plays when the pieces stand apart.
+        let pre = this.orders;
+        let n = this.count;
+        let mut post = [0usize; MAX_ORDERS];
+        let mut m = 0;
+        let children = |o: usize| (0..n).filter(move |&c| pre[c].parent as usize == o);
+        for r in (0..n).filter(|&r| pre[r].parent == NONE) {
+            for c in children(r) {
+                for g in children(c) {
+                    post[m] = g;
+                    m += 1;
+                }
+                post[m] = c;
+                m += 1;
+            }
+            post[m] = r;
+            m += 1;
+        }
+        let mut new = [NONE; MAX_ORDERS];
+        for (k, &o) in post[..m].iter().enumerate() {
+            new[o] = k as u8;
+        }
+        let remap = |x: u8| if x == NONE { NONE } else { new[x as usize] };
+        for (k, &o) in post[..m].iter().enumerate() {
+            let mut order = pre[o];
+            order.parent = remap(order.parent);
+            order.twin = remap(order.twin);
+            this.orders[k] = order;
+        }
+        for (k, b) in this.build[..n].iter_mut().enumerate() {
+            *b = new[k];
         }
         for o in 0..this.count {
             let order = this.orders[o];
@@ -601,7 +640,8 @@ impl Generator {
         for (d, &from) in progress[..distinct].iter().enumerate() {
             let mut legal = 0u16;
             let mut takers = 0u16;
-            for o in 0..plans.count {
+            for &o in &plans.build[..plans.count] {
+                let o = o as usize;
                 let order = plans.orders[o];
                 let n = order.len as usize;
                 // From its parent's path; an order whose parent is illegal

@@ -132,7 +132,7 @@ struct Orders {
     count: usize,
     /// Per order and mask of dice left, the dice it takes (the first of equal
     /// ones; 0 when those dice do not hold it).
-    fit: [[u8; 8]; MAX_ORDERS],
+    fit: [[u8; 8]; 16],
     /// Per mask of dice left, the orders they hold (bit i: order i).
     fitting: [u16; 8],
     /// Per mask of dice left, the orders of exactly those dice.
@@ -153,7 +153,7 @@ pub(super) struct Plans {
     /// The orders of this listing's throw.
     orders: [Order; MAX_ORDERS],
     count: usize,
-    fit: [[u8; 8]; MAX_ORDERS],
+    fit: [[u8; 8]; 16],
     fitting: [u16; 8],
     exact: [u16; 8],
     groups: [u16; 8],
@@ -895,7 +895,7 @@ impl Plans {
             if choice > limit {
                 break;
             }
-            let used = self.fit[o % MAX_ORDERS][left as usize];
+            let used = self.fit[o & 15][left as usize];
             let index = path_index(here, o);
             let path = &self.paths[index];
             let next = Chosen {

@@ -611,8 +611,12 @@ impl Generator {
             mark_dead(&mut position);
         }
         // The cell was empty, so it takes the position and holds it.
+        let _ = cell.set(position);
         self.read.borrow_mut().push(i as u32);
-        cell.get_or_init(|| position)
+        match cell.get() {
+            Some(held) => held,
+            None => cell.get_or_init(|| position),
+        }
     }
 
     /// The plays as owned values.

@@ -591,32 +591,43 @@ impl Generator {
         if let Some(position) = cell.get() {
             return position;
         }
+        if let Some(start) = &self.by_plans {
+            return self.plan_position(i, start);
+        }
         // Most plays' positions are read once, so making one is the usual
         // path here (not the cold one of `get_or_init`).
-        let (mut position, actor, captured_any) = match &self.by_plans {
-            Some(start) => {
-                let (pos, captured_any) = self.plans.end_of(i, start);
-                (pos, start.actor(), captured_any)
-            }
-            None => {
-                let p = &self.plays[i];
-                (p.pos, p.actor, p.captured_any)
-            }
-        };
-        finish_in(&mut position, actor, captured_any);
+        let p = &self.plays[i];
+        let mut position = p.pos;
+        finish_in(&mut position, p.actor, p.captured_any);
         let alive = self
             .alive
             .get_or_init(|| self.start.as_ref().and_then(Alive::at));
         if !alive.is_some_and(|a| a.holds(&position)) {
             mark_dead(&mut position);
         }
-        // The cell was empty, so it takes the position and holds it.
+        // The cell was empty, so it takes the position and holds it (the
+        // play's unfinished position is never what this returns).
         let _ = cell.set(position);
         self.read.borrow_mut().push(i as u32);
-        match cell.get() {
-            Some(held) => held,
-            None => cell.get_or_init(|| position),
+        cell.get().unwrap_or(&p.pos)
+    }
+
+    /// [`Generator::position`] of play `i` of a listing by plans, which
+    /// start at `start`.
+    #[inline(never)]
+    fn plan_position<'a>(&'a self, i: usize, start: &'a PlanStart) -> &'a Position {
+        let cell = &self.ended[i];
+        let (mut position, captured_any) = self.plans.end_of(i, start);
+        finish_in(&mut position, start.actor(), captured_any);
+        let alive = self
+            .alive
+            .get_or_init(|| self.start.as_ref().and_then(Alive::at));
+        if !alive.is_some_and(|a| a.holds(&position)) {
+            mark_dead(&mut position);
         }
+        let _ = cell.set(position);
+        self.read.borrow_mut().push(i as u32);
+        cell.get().unwrap_or(start.position())
     }
 
     /// The plays as owned values.

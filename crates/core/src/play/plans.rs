@@ -119,6 +119,11 @@ impl PlanStart {
     pub(super) fn actor(&self) -> crate::Colour {
         self.actor
     }
+
+    /// The listing's node's position.
+    pub(super) fn position(&self) -> &Position {
+        &self.pos
+    }
 }
 
 /// The flag of a [`Found`] play's recipe that holds an index of

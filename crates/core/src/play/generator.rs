@@ -565,13 +565,7 @@ impl Generator {
     /// The steps of play `i`.
     pub fn steps(&self, i: usize) -> &[Step] {
         if let Some(start) = &self.by_plans {
-            let (recipe, len) = self.plans.recipe_of(i);
-            let cell = &self.plan_steps[i];
-            if cell.get().is_none() {
-                self.plan_steps_read.borrow_mut().push(i as u32);
-            }
-            let steps = cell.get_or_init(|| self.plans.steps_of(recipe, start.actor()));
-            return &steps[..len.min(4)];
+            return self.plan_play_steps(i, start);
         }
         let p = &self.plays[i];
         if p.len & SHORT != 0 {
@@ -583,6 +577,19 @@ impl Generator {
             return &steps[..(p.len & !PLAN) as usize];
         }
         &self.steps[p.start as usize..(p.start + p.len) as usize]
+    }
+
+    /// [`Generator::steps`] of play `i` of a listing by plans, which start
+    /// at `start`.
+    #[inline(never)]
+    fn plan_play_steps<'a>(&'a self, i: usize, start: &PlanStart) -> &'a [Step] {
+        let (recipe, len) = self.plans.recipe_of(i);
+        let cell = &self.plan_steps[i];
+        if cell.get().is_none() {
+            self.plan_steps_read.borrow_mut().push(i as u32);
+        }
+        let steps = cell.get_or_init(|| self.plans.steps_of(recipe, start.actor()));
+        &steps[..len.min(4)]
     }
 
     /// The position after play `i`.

@@ -620,7 +620,9 @@ impl Generator {
     }
 
     /// [`Generator::position`] of play `i` of a listing by plans, which
-    /// start at `start`.
+    /// start at `start`. (It ends as `position` does, written out again:
+    /// through a helper of the two, the other plays' positions took 0.8%
+    /// more instructions.)
     #[inline(never)]
     fn plan_position<'a>(&'a self, i: usize, start: &'a PlanStart) -> &'a Position {
         let cell = &self.ended[i];

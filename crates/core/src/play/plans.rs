@@ -165,10 +165,10 @@ pub(super) struct Plans {
     build: [u8; MAX_ORDERS],
     /// Per distinct progress `d` of the mover's pieces, the path of every
     /// order `o`, at [`path_index`].
-    paths: PathTable,
+    paths: Table64<Path>,
     /// Per path that takes enemies ([`path_index`]), the root's first
     /// word without the mover's pieces, those enemies taken.
-    taken: TakenTable,
+    taken: Table64<u128>,
     /// The distinct progress values of the mover's pieces not home.
     starts: [u8; 4],
     /// Per distinct progress, the legal orders searched (bit i: order i).
@@ -194,52 +194,28 @@ pub(super) struct Plans {
     lane_shift: u32,
 }
 
-/// The paths of every order from every distinct progress, at [`path_index`].
+/// A table of 64 entries, one per path ([`path_index`]), indexed by
+/// the low six bits (no index checks a bound).
 #[derive(Clone, Copy)]
-struct PathTable([Path; 64]);
+struct Table64<T>([T; 64]);
 
-impl Default for PathTable {
-    fn default() -> PathTable {
-        PathTable([Path::default(); 64])
+impl<T: Copy + Default> Default for Table64<T> {
+    fn default() -> Table64<T> {
+        Table64([T::default(); 64])
     }
 }
 
-impl core::ops::Index<usize> for PathTable {
-    type Output = Path;
+impl<T> core::ops::Index<usize> for Table64<T> {
+    type Output = T;
     #[inline]
-    fn index(&self, i: usize) -> &Path {
+    fn index(&self, i: usize) -> &T {
         &self.0[i & 63]
     }
 }
 
-impl core::ops::IndexMut<usize> for PathTable {
+impl<T> core::ops::IndexMut<usize> for Table64<T> {
     #[inline]
-    fn index_mut(&mut self, i: usize) -> &mut Path {
-        &mut self.0[i & 63]
-    }
-}
-
-/// Per path ([`path_index`]) a word of the pieces (see [`Plans::taken`]).
-#[derive(Clone, Copy)]
-struct TakenTable([u128; 64]);
-
-impl Default for TakenTable {
-    fn default() -> TakenTable {
-        TakenTable([0; 64])
-    }
-}
-
-impl core::ops::Index<usize> for TakenTable {
-    type Output = u128;
-    #[inline]
-    fn index(&self, i: usize) -> &u128 {
-        &self.0[i & 63]
-    }
-}
-
-impl core::ops::IndexMut<usize> for TakenTable {
-    #[inline]
-    fn index_mut(&mut self, i: usize) -> &mut u128 {
+    fn index_mut(&mut self, i: usize) -> &mut T {
         &mut self.0[i & 63]
     }
 }

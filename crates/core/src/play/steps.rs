@@ -403,6 +403,31 @@ fn span(lo: u8, hi: u8) -> u128 {
     }
 }
 
+/// Where a piece on the loop going round it again (`tohd=circle`) at `from`
+/// lands moving `by`.
+#[inline(always)]
+fn round_again(from: u8, by: u8) -> u8 {
+    let q = from + by;
+    if q > LOOP_END {
+        q - LOOP_LEN
+    } else {
+        q
+    }
+}
+
+/// The squares a step from `from` by `by` passes, as progress values
+/// (`circles`: the piece goes round the loop again).
+#[inline(always)]
+fn passed(from: u8, by: u8, circles: bool) -> u128 {
+    if from == START {
+        span(1, by - 1)
+    } else if circles && from + by - 1 > LOOP_END {
+        span(from + 1, LOOP_END) | span(LOOP_END + 1 - LOOP_LEN, from + by - 1 - LOOP_LEN)
+    } else {
+        span(from + 1, from + by - 1)
+    }
+}
+
 /// Makes the function of [`destination`] under a name with attributes: the
 /// one body, inlined where the compiler finds it worth it (`destination`,
 /// for the listings) or always (`destination_here`, a playout's draws,
@@ -424,12 +449,7 @@ macro_rules! destination_fn {
     let q = if from == START {
         by
     } else if circles {
-        let q = from + by;
-        if q > LOOP_END {
-            q - LOOP_LEN
-        } else {
-            q
-        }
+        round_again(from, by)
     } else {
         let q = from + by;
         if q > HOME || (q == HOME && rules.tohd != Tohd::Off && !pos.captured.has(a)) {
@@ -446,18 +466,8 @@ macro_rules! destination_fn {
         }
         q
     };
-    if obstacles.any && by > 1 {
-        // The squares passed, as progress values.
-        let passed = if from == START {
-            span(1, by - 1)
-        } else if circles && from + by - 1 > LOOP_END {
-            span(from + 1, LOOP_END) | span(LOOP_END + 1 - LOOP_LEN, from + by - 1 - LOOP_LEN)
-        } else {
-            span(from + 1, from + by - 1)
-        };
-        if obstacles.mask[unit.size.min(4) as usize] & passed != 0 {
-            return None;
-        }
+    if obstacles.any && by > 1 && obstacles.mask[unit.size.min(4) as usize] & passed(from, by, circles) != 0 {
+        return None;
     }
     if q == HOME {
         return Some(q);
@@ -552,12 +562,7 @@ impl SingleSteps {
         let q = if from == START {
             by
         } else if circles {
-            let q = from + by;
-            if q > LOOP_END {
-                q - LOOP_LEN
-            } else {
-                q
-            }
+            round_again(from, by)
         } else {
             let q = from + by;
             if q > self.limit {
@@ -565,17 +570,8 @@ impl SingleSteps {
             }
             q
         };
-        if obstacles.any && by > 1 {
-            let passed = if from == START {
-                span(1, by - 1)
-            } else if circles && from + by - 1 > LOOP_END {
-                span(from + 1, LOOP_END) | span(LOOP_END + 1 - LOOP_LEN, from + by - 1 - LOOP_LEN)
-            } else {
-                span(from + 1, from + by - 1)
-            };
-            if obstacles.mask[1] & passed != 0 {
-                return None;
-            }
+        if obstacles.any && by > 1 && obstacles.mask[1] & passed(from, by, circles) != 0 {
+            return None;
         }
         if q == HOME {
             return Some(q);

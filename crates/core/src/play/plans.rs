@@ -744,23 +744,22 @@ impl Generator {
             });
             return true;
         }
+        // A finished player's throw that the partner may decline (seldom):
+        // the plays are listed, each end key kept so that declining is
+        // listed only where no play ends as it does (see `decline`).
         for &o in &order {
             let f = &found[(o & 0xf_ffff) as usize];
             match self.plans.wholes.get(f.whole as usize) {
                 None => {
-                    if declinable {
-                        let p = &self.plans;
-                        let word = p.root_others | (f.pieces as u128) << p.lane_shift;
-                        self.found.insert((word, p.root.1, p.root.2));
-                    }
+                    let p = &self.plans;
+                    let word = p.root_others | (f.pieces as u128) << p.lane_shift;
+                    self.found.insert((word, p.root.1, p.root.2));
                     self.push_plan(node, node.captured_any, f.recipe, f.len as usize, |pos| {
                         pos.pieces[ai] = f.pieces.to_le_bytes();
                     });
                 }
                 Some(&key) => {
-                    if declinable {
-                        self.found.insert(key);
-                    }
+                    self.found.insert(key);
                     let captured_any = key.2 & 1 << 8 != 0;
                     self.push_plan(node, captured_any, f.recipe, f.len as usize, |pos| {
                         pos.pieces = pieces_of(key.0);
@@ -1085,10 +1084,16 @@ impl Plans {
         self.order.len()
     }
 
+    /// The record of play `i` of the last listing by plans (in the order
+    /// of the plays).
+    fn play(&self, i: usize) -> &Found {
+        &self.found[(self.order[i] & 0xf_ffff) as usize]
+    }
+
     /// The recipe of play `i` of the last listing by plans and how many
     /// steps it has (see `steps_of`).
     pub(super) fn recipe_of(&self, i: usize) -> (u32, usize) {
-        let f = &self.found[(self.order[i] & 0xf_ffff) as usize];
+        let f = self.play(i);
         (f.recipe, f.len as usize)
     }
 
@@ -1096,7 +1101,7 @@ impl Plans {
     /// the end of the turn), made from its start `start`, and whether the
     /// turn captured.
     pub(super) fn end_of(&self, i: usize, start: &PlanStart) -> (Position, bool) {
-        let f = &self.found[(self.order[i] & 0xf_ffff) as usize];
+        let f = self.play(i);
         let mut pos = start.pos;
         match self.wholes.get(f.whole as usize) {
             None => {

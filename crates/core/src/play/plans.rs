@@ -569,17 +569,6 @@ impl Generator {
                 return false;
             }
         }
-        let obs = obstacles(pos, a);
-        // The enemies' squares as the mover's progress values (a step lands
-        // on a progress value, looked up in one word).
-        let mut enemies = 0u128;
-        for e in pos.present.iter().filter(|e| pos.enemies(a, *e)) {
-            for &p in &pos.pieces[e.index()] {
-                if p != START && p != HOME {
-                    enemies |= board::progress_bits(ai, board::sq(e.index(), p));
-                }
-            }
-        }
         // The mover's pieces not home (sorted, so those at one progress are
         // neighbours), each with the index of its progress.
         let pieces = pos.pieces[ai];
@@ -609,6 +598,17 @@ impl Generator {
         {
             // Some piece may land on another: not calm (see `Plans::calm`).
             return false;
+        }
+        let obs = obstacles(pos, a);
+        // The enemies' squares as the mover's progress values (a step lands
+        // on a progress value, looked up in one word).
+        let mut enemies = 0u128;
+        for e in pos.present.iter().filter(|e| pos.enemies(a, *e)) {
+            for &p in &pos.pieces[e.index()] {
+                if p != START && p != HOME {
+                    enemies |= board::progress_bits(ai, board::sq(e.index(), p));
+                }
+            }
         }
         let plans = &mut self.plans;
         plans.prepare(node.dice);

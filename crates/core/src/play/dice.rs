@@ -148,7 +148,7 @@ struct Offer {
 }
 
 /// Remembered checks: per unit kind and distance, the obstacle table's
-/// generation when it was checked and where the unit goes (0: it may not).
+/// generation when it was checked and the unit's step (0: it may not).
 const KINDS: usize = 8;
 /// Distance slots: the throw's three distinct dice and its equal pair.
 const SLOTS: usize = 4;
@@ -167,8 +167,10 @@ pub(super) struct DiceSearch {
     offers: [Offer; 8],
     /// Per remembered check, the generation it holds for.
     stamps: Vec<u32>,
-    /// Per remembered check, the destination (0: not allowed).
-    dests: Vec<u8>,
+    /// Per remembered check, the step's word without a declaration (0: not
+    /// allowed): all it holds but a declaration is the same for every node
+    /// under one obstacle table (see `ObstacleCache`).
+    steps: Vec<Word>,
     /// The offers of every throw met so far, with its dice (a game meets
     /// the 20 distinct throws of its faces: a short list).
     known: Vec<([u8; 3], [Offer; 8])>,
@@ -180,7 +182,7 @@ impl DiceSearch {
     pub(super) fn start(&mut self, dice: [u8; 3], forget: bool) {
         if self.stamps.is_empty() {
             self.stamps = vec![u32::MAX; MEMO_LEN];
-            self.dests = vec![0; MEMO_LEN];
+            self.steps = vec![0; MEMO_LEN];
         } else if forget {
             self.stamps.iter_mut().for_each(|s| *s = u32::MAX);
         }
@@ -259,27 +261,23 @@ impl DiceSearch {
         mask
     }
 
-    /// Where a unit goes with the distance of a slot (0: it may not),
-    /// remembered under `generation`.
+    /// The step of a unit with the distance of a slot (`dice` dice), without
+    /// a declaration, as a word (0: it may not), remembered under the
+    /// generation of `here`'s obstacle table.
     #[inline(always)]
-    fn check(
-        &mut self,
-        node: &Node,
-        obstacles: &Obstacles,
-        generation: u32,
-        unit: &Unit,
-        by: u8,
-        slot: u8,
-    ) -> u8 {
+    fn check(&mut self, here: &Here, unit: &Unit, by: u8, dice: u8, slot: u8) -> Word {
         let kind = (unit.size as usize - 1) * 2 + unit.group_pair as usize;
         let i = (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
-        if self.stamps[i] == generation {
-            return self.dests[i];
+        if self.stamps[i] == here.generation {
+            return self.steps[i];
         }
-        let to = destination(node, obstacles, unit, by).unwrap_or(0);
-        self.stamps[i] = generation;
-        self.dests[i] = to;
-        to
+        let w = match destination(here.node, here.obstacles, unit, by) {
+            Some(to) if to != 0 => here.word(unit, to, by, dice, slot, NO_DECLARATION),
+            _ => 0,
+        };
+        self.stamps[i] = here.generation;
+        self.steps[i] = w;
+        w
     }
 }
 
@@ -339,35 +337,30 @@ impl DiceSearch {
         };
         if unit.group_pair {
             if offer.pair != 0 {
-                let to = self.check(
-                    here.node,
-                    here.obstacles,
-                    here.generation,
-                    &unit,
-                    offer.pair,
-                    PAIR_SLOT,
-                );
-                if to != 0 {
+                let w = self.check(here, &unit, offer.pair, 2, PAIR_SLOT);
+                if w != 0 {
                     // A group never lands on a single to declare.
-                    push(here.word(&unit, to, offer.pair, 2, PAIR_SLOT, NO_DECLARATION));
+                    push(w);
                 }
             }
             return;
         }
         for &(by, slot) in &offer.singles[..offer.count as usize] {
-            let to = self.check(here.node, here.obstacles, here.generation, &unit, by, slot);
-            if to == 0 {
+            let w = self.check(here, &unit, by, 1, slot);
+            if w == 0 {
                 continue;
             }
+            let to = (w >> 16) as u8;
             if here.declares
                 && unit.size == 1
                 && to != HOME
                 && bytes_equal(u32::from_le_bytes(here.pieces), to).count_ones() == 1
             {
-                push(here.word(&unit, to, by, 1, slot, SUPER));
-                push(here.word(&unit, to, by, 1, slot, BLOCK));
+                // Declaring a super-piece is as quiet as the step; a block never is.
+                push(w | (SUPER as Word) << 48);
+                push((w | (BLOCK as Word) << 48) & !((QUIET as Word) << 56));
             } else {
-                push(here.word(&unit, to, by, 1, slot, NO_DECLARATION));
+                push(w);
             }
         }
     }

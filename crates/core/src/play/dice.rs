@@ -8,8 +8,10 @@
 //!
 //! - The dice left are a mask over the throw's three dice, and what each mask
 //!   offers (its distinct dice, its equal pair) is listed once per listing.
-//! - Each unit's check for each distance is remembered in a table indexed by
-//!   the unit and the distance, valid while the obstacle table is the same.
+//! - Each unit's step for each distance is remembered in a table indexed by
+//!   the unit and the distance, valid while the obstacle table is the same
+//!   (one such table per depth where the search makes a new obstacle table,
+//!   so a parent's steps are still there when its children's are done).
 //! - A *quiet* step (it lands where no enemy stands and neither makes nor
 //!   leaves a block) changes only the actor's pieces and the dice: the node
 //!   it leads to is made by moving the pieces, not by applying the step in full.
@@ -155,7 +157,12 @@ const SLOTS: usize = 4;
 /// The slot of an equal pair's sum.
 const PAIR_SLOT: u8 = 3;
 /// Units start at progress 0–83.
-const MEMO_LEN: usize = 84 * KINDS * SLOTS;
+const BANK_LEN: usize = 84 * KINDS * SLOTS;
+/// Banks of remembered checks: one per depth at which a search makes a new
+/// obstacle table (after a capture, a block made or left, a pass), so that
+/// the checks of a node's table outlive those of its children's.
+const BANKS: usize = 4;
+const MEMO_LEN: usize = BANK_LEN * BANKS;
 
 /// What a listing of `throw=dice` plays keeps between nodes (and between
 /// listings, its memory).
@@ -267,7 +274,7 @@ impl DiceSearch {
     #[inline(always)]
     fn check(&mut self, here: &Here, unit: &Unit, by: u8, dice: u8, slot: u8) -> Word {
         let kind = (unit.size as usize - 1) * 2 + unit.group_pair as usize;
-        let i = (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
+        let i = here.bank + (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
         if self.stamps[i] == here.generation {
             return self.steps[i];
         }
@@ -286,6 +293,8 @@ struct Here<'a> {
     node: &'a Node,
     obstacles: &'a Obstacles,
     generation: u32,
+    /// Where the bank of remembered checks for the table starts.
+    bank: usize,
     /// The squares where the actor's enemies stand: the obstacles' `others`
     /// without the partner's (landing beside a partner changes nothing).
     foes: u128,
@@ -474,7 +483,7 @@ impl Generator {
         node: &Node,
         mask: u8,
         earlier: Range<usize>,
-        table: Option<(u32, &Obstacles, u128)>,
+        table: Option<(u32, &Obstacles, u128, usize)>,
         start: bool,
     ) {
         if mask == 0 {
@@ -485,12 +494,15 @@ impl Generator {
         // A new table is copied out of the cache, so that the search may go
         // on using it; the parent's is used where it is.
         let copied;
-        let (generation, obs, foes) = match table {
+        let (generation, obs, foes, bank) = match table {
             Some(kept) => kept,
             None => {
                 let (generation, table) = self.obstacles.table(node);
                 copied = *table;
-                (generation, &copied, foes(node, copied.others))
+                // A bank none of the tables above this node uses (a node
+                // that passes needs its own no more).
+                let bank = self.dice_path.len.min(BANKS - 1) * BANK_LEN;
+                (generation, &copied, foes(node, copied.others), bank)
             }
         };
         let ai = node.actor.index();
@@ -498,6 +510,7 @@ impl Generator {
             node,
             obstacles: obs,
             generation,
+            bank,
             foes,
             colour: node.actor as u8,
             pieces: node.pos.pieces[ai],
@@ -556,7 +569,7 @@ impl Generator {
                 child.used_dice += dice;
                 child.used_pips += by;
                 if start || self.seen.insert(child.key()) {
-                    let same = Some((generation, obs, foes, start));
+                    let same = Some((generation, obs, foes, bank, start));
                     self.descend(first..first + j, w, earlier.clone(), &child, left, same);
                 }
                 continue;
@@ -587,7 +600,7 @@ impl Generator {
         earlier: Range<usize>,
         child: &Node,
         left: u8,
-        table: Option<(u32, &Obstacles, u128, bool)>,
+        table: Option<(u32, &Obstacles, u128, usize, bool)>,
     ) {
         let start = self.earlier.len();
         // Only quiet steps commute.
@@ -607,8 +620,8 @@ impl Generator {
         }
         let end = self.earlier.len();
         self.dice_path.push(step_of(w));
-        let at_start = table.is_some_and(|t| t.3);
-        let table = table.map(|(generation, obs, foes, _)| (generation, obs, foes));
+        let at_start = table.is_some_and(|t| t.4);
+        let table = table.map(|(generation, obs, foes, bank, _)| (generation, obs, foes, bank));
         self.search_dice_with(child, left, start..end, table, at_start);
         self.dice_path.pop();
         self.earlier.truncate(start);

@@ -10,8 +10,8 @@
 //!   offers (its distinct dice, its equal pair) is listed once per listing.
 //! - Each unit's step for each distance is remembered in a table indexed by
 //!   the unit and the distance, valid while the obstacle table is the same
-//!   (one such table per depth where the search makes a new obstacle table,
-//!   so a parent's steps are still there when its children's are done).
+//!   (the start's table apart from those made deeper, so that the start's
+//!   steps are still there when a capture's or a block's subtree is done).
 //! - A *quiet* step (it lands where no enemy stands and neither makes nor
 //!   leaves a block) changes only the actor's pieces and the dice: the node
 //!   it leads to is made by moving the pieces, not by applying the step in full.
@@ -158,10 +158,12 @@ const SLOTS: usize = 4;
 const PAIR_SLOT: u8 = 3;
 /// Units start at progress 0–83.
 const BANK_LEN: usize = 84 * KINDS * SLOTS;
-/// Banks of remembered checks: one per depth at which a search makes a new
-/// obstacle table (after a capture, a block made or left, a pass), so that
-/// the checks of a node's table outlive those of its children's.
-const BANKS: usize = 4;
+/// Banks of remembered checks: one for the obstacle table of the listing's
+/// start, one for those made below it (after a capture, a block made or
+/// left, a pass), so that the start's checks outlive its children's. (Four,
+/// one a depth, listed no faster and made every `Turn` slower to start: a
+/// generator's memory is made anew for each.)
+const BANKS: usize = 2;
 const MEMO_LEN: usize = BANK_LEN * BANKS;
 
 /// What a listing of `throw=dice` plays keeps between nodes (and between
@@ -499,8 +501,8 @@ impl Generator {
             None => {
                 let (generation, table) = self.obstacles.table(node);
                 copied = *table;
-                // A bank none of the tables above this node uses (a node
-                // that passes needs its own no more).
+                // Not the start's bank below the start (a start that
+                // passes needs its own no more).
                 let bank = self.dice_path.len.min(BANKS - 1) * BANK_LEN;
                 (generation, &copied, foes(node, copied.others), bank)
             }

@@ -54,6 +54,20 @@ const NO_DECLARATION: u8 = 0;
 const SUPER: u8 = 1;
 const BLOCK: u8 = 2;
 
+/// A [`Word`] without a declaration with the declaration `declare`
+/// ([`SUPER`] or [`BLOCK`]): declaring a super-piece only moves the
+/// pieces, so the step stays as quiet as it was; a block never is quiet
+/// (it is kept apart from the pieces, `Position::blocks`).
+#[inline]
+fn declared(w: Word, declare: u8) -> Word {
+    let mut b = w.to_le_bytes();
+    b[6] = declare;
+    if declare == BLOCK {
+        b[7] &= !QUIET;
+    }
+    Word::from_le_bytes(b)
+}
+
 /// Whether two [`Word`]s of one node are independent: either order applies both
 /// and reaches the same node, and each stays legal after the other. They are
 /// when both are quiet and they move different pieces and neither lands where
@@ -276,30 +290,43 @@ impl DiceSearch {
     #[inline(always)]
     fn check(&mut self, here: &Here, unit: &Unit, by: u8, dice: u8, slot: u8) -> Word {
         let kind = (unit.size as usize - 1) * 2 + unit.group_pair as usize;
-        let i = here.bank + (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
-        if self.stamps[i] == here.generation {
+        let i = here.table.bank + (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
+        if self.stamps[i] == here.table.generation {
             return self.steps[i];
         }
-        let w = match destination(here.node, here.obstacles, unit, by) {
-            Some(to) if to != 0 => here.word(unit, to, by, dice, slot, NO_DECLARATION),
+        let w = match destination(here.node, here.table.obstacles, unit, by) {
+            Some(to) if to != 0 => here.word(unit, to, by, dice, slot),
             _ => 0,
         };
-        self.stamps[i] = here.generation;
+        self.stamps[i] = here.table.generation;
         self.steps[i] = w;
         w
     }
 }
 
-/// What the steps of one node share.
-struct Here<'a> {
-    node: &'a Node,
-    obstacles: &'a Obstacles,
+/// An obstacle table as the search uses it. A quiet step's child uses its
+/// parent's.
+#[derive(Clone, Copy)]
+struct Table<'a> {
+    /// Its generation (see `ObstacleCache`).
     generation: u32,
-    /// Where the bank of remembered checks for the table starts.
-    bank: usize,
+    obstacles: &'a Obstacles,
     /// The squares where the actor's enemies stand: the obstacles' `others`
     /// without the partner's (landing beside a partner changes nothing).
     foes: u128,
+    /// Where its bank of remembered steps starts.
+    bank: usize,
+    /// Whether the nodes that use it differ from the listing's start only in
+    /// the mover's pieces and the dice left (it is the start's table, kept
+    /// through quiet steps): they are remembered by those alone (see
+    /// [`NodeKeys`]).
+    start: bool,
+}
+
+/// What the steps of one node share.
+struct Here<'a> {
+    node: &'a Node,
+    table: Table<'a>,
     /// The actor's colour as a step's first byte.
     colour: u8,
     /// The actor's pieces.
@@ -309,14 +336,13 @@ struct Here<'a> {
 }
 
 impl Here<'_> {
-    /// The word of a unit's step to `to` by `by` (`slot`) with `dice` dice.
+    /// The word of a unit's step to `to` by `by` (`slot`) with `dice` dice,
+    /// without a declaration (see [`declared`]).
     #[inline(always)]
-    fn word(&self, unit: &Unit, to: u8, by: u8, dice: u8, slot: u8, declare: u8) -> Word {
+    fn word(&self, unit: &Unit, to: u8, by: u8, dice: u8, slot: u8) -> Word {
         let a = self.node.actor;
-        let alone = to == HOME || (self.foes >> board::sq(a.index(), to)) & 1 == 0;
-        // Declaring a super-piece only moves the pieces; a block is kept
-        // apart from them (`Position::blocks`).
-        let blocks = self.declares && (declare == BLOCK || self.node.pos.is_block(a, unit.from));
+        let alone = to == HOME || (self.table.foes >> board::sq(a.index(), to)) & 1 == 0;
+        let blocks = self.declares && self.node.pos.is_block(a, unit.from);
         let quiet = if alone && !blocks { QUIET } else { 0 };
         u64::from_le_bytes([
             self.colour,
@@ -325,7 +351,7 @@ impl Here<'_> {
             unit.size,
             by,
             dice,
-            declare,
+            NO_DECLARATION,
             quiet | slot << 1,
         ])
     }
@@ -361,15 +387,14 @@ impl DiceSearch {
             if w == 0 {
                 continue;
             }
-            let to = (w >> 16) as u8;
+            let to = w.to_le_bytes()[2];
             if here.declares
                 && unit.size == 1
                 && to != HOME
                 && bytes_equal(u32::from_le_bytes(here.pieces), to).count_ones() == 1
             {
-                // Declaring a super-piece is as quiet as the step; a block never is.
-                push(w | (SUPER as Word) << 48);
-                push((w | (BLOCK as Word) << 48) & !((QUIET as Word) << 56));
+                push(declared(w, SUPER));
+                push(declared(w, BLOCK));
             } else {
                 push(w);
             }
@@ -473,20 +498,16 @@ impl Generator {
         self.search_dice_with(node, mask, earlier, None, true);
     }
 
-    /// [`Generator::search_dice`] with the obstacle table of the node's parent
-    /// and the squares of its actor's enemies when the step from it was quiet
-    /// (they are the same).
-    ///
-    /// `start`: whether the node differs from the listing's start only in
-    /// the mover's pieces and the dice left (its quiet children then too,
-    /// and they are remembered by those alone: see [`NodeKeys`]).
+    /// [`Generator::search_dice`] with the [`Table`] of the node's parent when
+    /// the step from it was quiet (they are the same); without one,
+    /// `is_start` says whether the node is the listing's start.
     fn search_dice_with(
         &mut self,
         node: &Node,
         mask: u8,
         earlier: Range<usize>,
-        table: Option<(u32, &Obstacles, u128, usize)>,
-        start: bool,
+        table: Option<Table>,
+        is_start: bool,
     ) {
         if mask == 0 {
             // Nothing left to use or to pass: the play ends here.
@@ -496,24 +517,27 @@ impl Generator {
         // A new table is copied out of the cache, so that the search may go
         // on using it; the parent's is used where it is.
         let copied;
-        let (generation, obs, foes, bank) = match table {
+        let table = match table {
             Some(kept) => kept,
             None => {
                 let (generation, table) = self.obstacles.table(node);
                 copied = *table;
-                // Not the start's bank below the start (a start that
-                // passes needs its own no more).
-                let bank = self.dice_path.len.min(BANKS - 1) * BANK_LEN;
-                (generation, &copied, foes(node, copied.others), bank)
+                Table {
+                    generation,
+                    obstacles: &copied,
+                    foes: foes(node, copied.others),
+                    // Not the start's bank below the start (a start that
+                    // passes needs its own no more).
+                    bank: self.dice_path.len.min(BANKS - 1) * BANK_LEN,
+                    start: is_start,
+                }
             }
         };
+        let (obs, start) = (table.obstacles, table.start);
         let ai = node.actor.index();
         let here = Here {
             node,
-            obstacles: obs,
-            generation,
-            bank,
-            foes,
+            table,
             colour: node.actor as u8,
             pieces: node.pos.pieces[ai],
             declares: node.pos.rules.stacking == Stacking::Declare,
@@ -571,8 +595,14 @@ impl Generator {
                 child.used_dice += dice;
                 child.used_pips += by;
                 if start || self.seen.insert(child.key()) {
-                    let same = Some((generation, obs, foes, bank, start));
-                    self.descend(first..first + j, w, earlier.clone(), &child, left, same);
+                    self.descend(
+                        first..first + j,
+                        w,
+                        earlier.clone(),
+                        &child,
+                        left,
+                        Some(table),
+                    );
                 }
                 continue;
             }
@@ -591,9 +621,7 @@ impl Generator {
     /// Searches from `child`, reached by the step `w` after its siblings
     /// `before` (a range of `dice_words`), with the steps that commute with
     /// `w` marked as leading to nodes already searched. `table`, when `w`
-    /// was quiet: the parent's obstacle table, its actor's enemies' squares
-    /// and whether the parent differs from the start only in the mover's
-    /// pieces and the dice left (see [`Generator::search_dice_with`]).
+    /// was quiet: the parent's [`Table`].
     #[inline(always)]
     fn descend(
         &mut self,
@@ -602,9 +630,9 @@ impl Generator {
         earlier: Range<usize>,
         child: &Node,
         left: u8,
-        table: Option<(u32, &Obstacles, u128, usize, bool)>,
+        table: Option<Table>,
     ) {
-        let start = self.earlier.len();
+        let first = self.earlier.len();
         // Only quiet steps commute.
         if (w >> 56) as u8 & QUIET != 0 {
             for i in before {
@@ -622,10 +650,8 @@ impl Generator {
         }
         let end = self.earlier.len();
         self.dice_path.push(step_of(w));
-        let at_start = table.is_some_and(|t| t.4);
-        let table = table.map(|(generation, obs, foes, bank, _)| (generation, obs, foes, bank));
-        self.search_dice_with(child, left, start..end, table, at_start);
+        self.search_dice_with(child, left, first..end, table, false);
         self.dice_path.pop();
-        self.earlier.truncate(start);
+        self.earlier.truncate(first);
     }
 }

@@ -352,7 +352,7 @@ mod tests {
     fn positions_are_compact_copy_values() {
         fn is_copy<T: Copy>() {}
         is_copy::<Position>();
-        // README.md and docs/architecture.md say 56 bytes: change them with this.
+        // docs/architecture.md says 56 bytes: change it with this.
         assert_eq!(core::mem::size_of::<Position>(), 56);
     }
 }

@@ -62,12 +62,26 @@ cpu() {
   { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }'
 }
 
+# Runs the example for measure $1 in preset $2 with the arguments after the
+# third, and keeps the number the sed expression $3 reads from what it prints.
+measure() {
+  local name=$1 p=$2 read=$3 out value
+  shift 3
+  out=$("${pin[@]}" "$example" "$p" "$@")
+  value=$(sed -n "$read" <<<"$out")
+  if [ -z "$value" ]; then
+    echo "speed.sh: no number in what \`random_games $p $*\` printed: $out" >&2
+    exit 1
+  fi
+  echo "$value" >>"$data/$name.$p"
+}
+
 for r in $(seq 1 "$runs"); do
   for p in $presets; do
     echo "run $r of $runs: $p" >&2
-    "${pin[@]}" "$example" "$p" 2000 | sed -n 's/.*= \([0-9.]*\) games\/s.*/\1/p' >>"$data/games.$p"
-    "${pin[@]}" "$example" "$p" 20000 playout | sed -n 's/.*= \([0-9.]*\) games\/s.*/\1/p' >>"$data/playouts.$p"
-    "${pin[@]}" "$example" "$p" 1500 midgame | sed -n 's/.* \([0-9.]*\) µs a listing.*/\1/p' >>"$data/midgame.$p"
+    measure games "$p" 's/.*= \([0-9.]*\) games\/s.*/\1/p' 2000
+    measure playouts "$p" 's/.*= \([0-9.]*\) games\/s.*/\1/p' 20000 playout
+    measure midgame "$p" 's/.* \([0-9.]*\) µs a listing.*/\1/p' 1500 midgame
     a=$(cpu "${pin[@]}" "$example" "$p" 600)
     b=$(cpu "${pin[@]}" "$chaupar" sim --rules "$p" --games 600 --team-a random --team-b random --jobs 1 --seed 5 --json)
     awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.3f\n", b / a }' >>"$data/sim.$p"

@@ -183,23 +183,26 @@ fn play_out(
             dice.throw(faces)
         };
         let n = gen.generate(&pos, throw).map_err(|e| e.to_string())?;
-        let clock = std::time::Instant::now();
+        // Only a decision with a choice is timed.
+        let clock = (n > 1).then(std::time::Instant::now);
         let i = bots[mover.index()]
             .choose_listed(&pos, throw, gen)
             .min(n - 1);
-        if n > 1 {
+        if let Some(clock) = clock {
             times[mover.index()].push(clock.elapsed().as_secs_f64());
         }
-        let steps = gen.steps(i);
         if record {
-            game.play(steps).map_err(|e| e.to_string())?;
+            game.play(gen.steps(i)).map_err(|e| e.to_string())?;
         }
         let after = *gen.position(i);
         r.turns += 1;
+        // A play's steps are the mover's and, with passed points, his
+        // partner's, whose enemies are the mover's: the pieces lost are
+        // the mover's enemies'.
         let lost: usize = pos
             .colours()
             .iter()
-            .filter(|c| pos.enemies(mover, *c) || steps.iter().any(|s| pos.enemies(s.colour, *c)))
+            .filter(|c| pos.enemies(mover, *c))
             .map(|c| {
                 let b = pos.pieces(c).iter().filter(|p| **p == 0).count();
                 let a = after.pieces(c).iter().filter(|p| **p == 0).count();
@@ -215,11 +218,17 @@ fn play_out(
         let blocks_after = after.blocks().count();
         r.blocks += blocks_after.saturating_sub(blocks_before);
         blocks_before = blocks_after;
-        r.passed += steps
-            .iter()
-            .filter(|s| s.colour != mover)
-            .map(|s| s.by as usize)
-            .sum::<usize>();
+        // Points passed move the partner's pieces: the steps (made when
+        // first read, for a listing by plans) are read only then.
+        let partner = mover.partner();
+        if after.pieces(partner) != pos.pieces(partner) {
+            r.passed += gen
+                .steps(i)
+                .iter()
+                .filter(|s| s.colour != mover)
+                .map(|s| s.by as usize)
+                .sum::<usize>();
+        }
         pos = after;
     }
     Ok((pos, r, times))

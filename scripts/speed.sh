@@ -56,10 +56,15 @@ fi
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 
-# The CPU seconds (user + system) of a command, its output thrown away.
+# The CPU seconds (user + system) of a command, its output thrown away; a
+# command that fails stops the script (its time would say nothing).
 cpu() {
-  local TIMEFORMAT='%U %S'
-  { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }'
+  local TIMEFORMAT='%U %S' times
+  if ! times=$({ time "$@" >/dev/null 2>&1; } 2>&1); then
+    echo "speed.sh: \`$*\` failed" >&2
+    exit 1
+  fi
+  awk '{ print $1 + $2 }' <<<"$times"
 }
 
 # Runs the example for measure $1 in preset $2 with the arguments after the
@@ -84,14 +89,16 @@ for r in $(seq 1 "$runs"); do
     measure midgame "$p" 's/.* \([0-9.]*\) µs a listing.*/\1/p' 1500 midgame
     a=$(cpu "${pin[@]}" "$example" "$p" 600)
     b=$(cpu "${pin[@]}" "$chaupar" sim --rules "$p" --games 600 --team-a random --team-b random --jobs 1 --seed 5 --json)
-    awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.3f\n", b / a }' >>"$data/sim.$p"
+    if ! awk -v a="$a" -v b="$b" 'BEGIN { if (a <= 0) exit 1; printf "%.3f\n", b / a }' >>"$data/sim.$p"; then
+      echo "speed.sh: the example's 600 games took no measurable CPU time" >&2
+      exit 1
+    fi
   done
 done
 
 # "median min max" of the numbers in a file.
 stats() {
   sort -g "$1" | awk '{ v[NR] = $1 } END {
-    if (NR == 0) { print "0 0 0"; exit }
     m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
     print m, v[1], v[NR] }'
 }

@@ -17,6 +17,10 @@
 //!   it leads to is made by moving the pieces, not by applying the step in full.
 //! - The second order of two independent steps is not searched (see
 //!   [`commute`]): the node it reaches is one an earlier branch searched.
+//!   Under the start's table, where a node is kept by the mover's pieces and
+//!   the dice left, the set of nodes met recognises it for less.
+//! - A node with one die left under the start's table (most nodes) takes
+//!   its steps as it finds them, each ending a play ([`Generator::last_die`]).
 //!
 //! `tests/fast_paths.rs` checks it against the reference search, play for play
 //! and step for step, under many options.
@@ -594,7 +598,14 @@ impl Generator {
                 child.dice = dice_left;
                 child.used_dice += dice;
                 child.used_pips += by;
-                if start || self.seen.insert(child.key()) {
+                if start && dice_left[1] == 0 {
+                    // One die left: every step ends a play, and a second
+                    // order of two steps ends where the first did (`found`
+                    // recognises it), so no step need be marked as one.
+                    self.dice_path.push(step_of(w));
+                    self.last_die(&child, left, table);
+                    self.dice_path.pop();
+                } else if start || self.seen.insert(child.key()) {
                     self.descend(
                         first..first + j,
                         w,
@@ -618,6 +629,100 @@ impl Generator {
         self.dice_words.truncate(first);
     }
 
+    /// [`Generator::search_dice_with`] of a node with one die left that
+    /// differs from the listing's start only in the mover's pieces and the
+    /// dice (`table`, the start's, kept through quiet steps): every step ends
+    /// a play, so the steps are taken as they are found, in the search's
+    /// order, without being listed first.
+    #[inline(never)]
+    fn last_die(&mut self, node: &Node, mask: u8, table: Table) {
+        let offer = self.dice.offers[mask as usize];
+        let (by, slot) = offer.singles[0];
+        let ai = node.actor.index();
+        let here = Here {
+            node,
+            table,
+            colour: node.actor as u8,
+            pieces: node.pos.pieces[ai],
+            declares: node.pos.rules.stacking == Stacking::Declare,
+        };
+        let pieces = here.pieces;
+        let pos = &node.pos;
+        let stacking = pos.rules.stacking;
+        let split = pos.rules.split == Split::Top;
+        let mut any = false;
+        let mut i = 0;
+        while i < 4 {
+            let p = pieces[i];
+            if p == HOME {
+                break;
+            }
+            let mut run = 1;
+            while i + run < 4 && pieces[i + run] == p {
+                run += 1;
+            }
+            let size = run as u8;
+            // The sizes that move from `p`, in the search's order (a group's
+            // equal pair needs two dice).
+            let (first, more) = if p == START {
+                (1, 1)
+            } else {
+                match stacking {
+                    Stacking::Group => (1, 1),
+                    Stacking::Declare if pos.is_block(node.actor, p) => (1, 1),
+                    Stacking::Super | Stacking::Declare if split => (size, size),
+                    Stacking::Super | Stacking::Declare => (size, 1),
+                }
+            };
+            for k in 0..more {
+                let size = if k == 0 { first } else { k };
+                let unit = Unit {
+                    from: p,
+                    size,
+                    group_pair: false,
+                };
+                let w = self.dice.check(&here, &unit, by, 1, slot);
+                if w == 0 {
+                    continue;
+                }
+                any = true;
+                let to = w.to_le_bytes()[2];
+                if here.declares
+                    && size == 1
+                    && to != HOME
+                    && bytes_equal(u32::from_le_bytes(pieces), to).count_ones() == 1
+                {
+                    self.last_step(node, &here, declared(w, SUPER));
+                    self.last_step(node, &here, declared(w, BLOCK));
+                } else {
+                    self.last_step(node, &here, w);
+                }
+            }
+            i += run;
+        }
+        if !any {
+            match node.pass() {
+                Some(passed) => self.search_dice_with(&passed, mask, 0..0, None, false),
+                None => self.dice_leaf(node, None),
+            }
+        }
+    }
+
+    /// The play that the last step `w` ends, from a node of
+    /// [`Generator::last_die`].
+    #[inline(always)]
+    fn last_step(&mut self, node: &Node, here: &Here, w: Word) {
+        let [_, from, to, size, ..] = w.to_le_bytes();
+        if (w >> 56) as u8 & QUIET != 0 {
+            let ends = self.start_ends;
+            let pieces = moved(here.pieces, from, to, size);
+            self.quiet_leaf(node, &ends, pieces, step_of(w), true);
+        } else {
+            let child = apply_among(node, &step_of(w), here.table.obstacles.others);
+            self.dice_leaf(&child, Some(step_of(w)));
+        }
+    }
+
     /// Searches from `child`, reached by the step `w` after its siblings
     /// `before` (a range of `dice_words`), with the steps that commute with
     /// `w` marked as leading to nodes already searched. `table`, when `w`
@@ -633,8 +738,10 @@ impl Generator {
         table: Option<Table>,
     ) {
         let first = self.earlier.len();
-        // Only quiet steps commute.
-        if (w >> 56) as u8 & QUIET != 0 {
+        // Only quiet steps commute. Under the start's table a node is kept
+        // by the mover's pieces and the dice left (`seen`), which recognises
+        // the node a second order reaches at less cost than marking it.
+        if (w >> 56) as u8 & QUIET != 0 && !table.is_some_and(|t| t.start) {
             for i in before {
                 let e = self.dice_words[i];
                 if commute(e, w) {

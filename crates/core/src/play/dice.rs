@@ -130,6 +130,12 @@ impl DicePath {
         self.len = n + 1;
     }
 
+    /// The last step, if there is one.
+    #[inline]
+    fn last(&self) -> Option<&Step> {
+        self.len.checked_sub(1).and_then(|i| self.steps.get(i))
+    }
+
     /// Comes back one step.
     #[inline]
     fn pop(&mut self) {
@@ -558,6 +564,12 @@ impl Generator {
         }
         let offers = &self.dice.offers;
         let after = offers[mask as usize].after;
+        // Under the start's table, where the last step came from and went
+        // (quiet, as the table is the start's).
+        let last = match self.dice_path.last() {
+            Some(s) if start => Some((s.from, s.to)),
+            _ => None,
+        };
         // What a quiet step leaves as it is, for the plays it ends.
         let mut ends: Option<Ends> = None;
         for j in 0..count {
@@ -573,6 +585,14 @@ impl Generator {
             let [_, from, to, size, by, dice, _, flags] = w.to_le_bytes();
             let left = after[(flags >> 1) as usize];
             if flags & QUIET != 0 {
+                if let Some((last_from, last_to)) = last {
+                    if from < last_from && to != last_from && from != last_to && to != last_to {
+                        // The parent listed this step before the last (its
+                        // unit is further back) and the two are independent
+                        // (see [`commute`]): the node they reach was met first.
+                        continue;
+                    }
+                }
                 let pieces = moved(here.pieces, from, to, size);
                 if left == 0 {
                     let ends = if start {
@@ -603,7 +623,7 @@ impl Generator {
                     // order of two steps ends where the first did (`found`
                     // recognises it), so no step need be marked as one.
                     self.dice_path.push(step_of(w));
-                    self.last_die(&child, left, table);
+                    self.last_die(&child, left, table, w);
                     self.dice_path.pop();
                 } else if start || self.seen.insert(child.key()) {
                     self.descend(
@@ -635,7 +655,7 @@ impl Generator {
     /// a play, so the steps are taken as they are found, in the search's
     /// order, without being listed first.
     #[inline(never)]
-    fn last_die(&mut self, node: &Node, mask: u8, table: Table) {
+    fn last_die(&mut self, node: &Node, mask: u8, table: Table, last: Word) {
         let offer = self.dice.offers[mask as usize];
         let (by, slot) = offer.singles[0];
         let ai = node.actor.index();
@@ -692,10 +712,10 @@ impl Generator {
                     && to != HOME
                     && bytes_equal(u32::from_le_bytes(pieces), to).count_ones() == 1
                 {
-                    self.last_step(node, &here, declared(w, SUPER));
-                    self.last_step(node, &here, declared(w, BLOCK));
+                    self.last_step(node, &here, declared(w, SUPER), last);
+                    self.last_step(node, &here, declared(w, BLOCK), last);
                 } else {
-                    self.last_step(node, &here, w);
+                    self.last_step(node, &here, w, last);
                 }
             }
             i += run;
@@ -711,9 +731,15 @@ impl Generator {
     /// The play that the last step `w` ends, from a node of
     /// [`Generator::last_die`].
     #[inline(always)]
-    fn last_step(&mut self, node: &Node, here: &Here, w: Word) {
+    fn last_step(&mut self, node: &Node, here: &Here, w: Word, last: Word) {
         let [_, from, to, size, ..] = w.to_le_bytes();
         if (w >> 56) as u8 & QUIET != 0 {
+            if from < last.to_le_bytes()[1] && commute(w, last) {
+                // The parent listed `w` before `last` (its unit is further
+                // back), and the two are independent: the play that `w`
+                // then `last` ends was found first.
+                return;
+            }
             let ends = self.start_ends;
             let pieces = moved(here.pieces, from, to, size);
             self.quiet_leaf(node, &ends, pieces, step_of(w), true);

@@ -17,9 +17,12 @@
 //!   it leads to is made by moving the pieces, not by applying the step in full.
 //! - The second order of two independent steps is not searched (see
 //!   [`commute`]): the node it reaches is one an earlier branch searched.
-//!   Under the start's table, where a node is kept by the mover's pieces and
-//!   the dice left, the set of nodes met recognises it for less.
-//! - A node with one die left under the start's table (most nodes) takes
+//!   After a quiet step, a step independent of it whose unit stands further
+//!   back was listed before it by the parent: one comparison skips it. Other
+//!   second orders are marked as the search goes down, except under the
+//!   start's table, where a node is kept by the mover's pieces and the dice
+//!   left and the set of nodes met recognises them for less.
+//! - A node with one die left reached by a quiet step (most nodes) takes
 //!   its steps as it finds them, each ending a play ([`Generator::last_die`]).
 //!
 //! `tests/fast_paths.rs` checks it against the reference search, play for play
@@ -524,6 +527,9 @@ impl Generator {
             self.dice_leaf(node, None);
             return;
         }
+        // Whether the node was reached by a quiet step (its parent's table
+        // is kept).
+        let by_quiet = table.is_some();
         // A new table is copied out of the cache, so that the search may go
         // on using it; the parent's is used where it is.
         let copied;
@@ -564,10 +570,9 @@ impl Generator {
         }
         let offers = &self.dice.offers;
         let after = offers[mask as usize].after;
-        // Under the start's table, where the last step came from and went
-        // (quiet, as the table is the start's).
+        // Where the last step came from and went, if it was quiet.
         let last = match self.dice_path.last() {
-            Some(s) if start => Some((s.from, s.to)),
+            Some(s) if by_quiet => Some((s.from, s.to)),
             _ => None,
         };
         // What a quiet step leaves as it is, for the plays it ends.
@@ -618,13 +623,15 @@ impl Generator {
                 child.dice = dice_left;
                 child.used_dice += dice;
                 child.used_pips += by;
-                if start && dice_left[1] == 0 {
+                if dice_left[1] == 0 {
                     // One die left: every step ends a play, and a second
                     // order of two steps ends where the first did (`found`
                     // recognises it), so no step need be marked as one.
-                    self.dice_path.push(step_of(w));
-                    self.last_die(&child, left, table, w);
-                    self.dice_path.pop();
+                    if start || self.seen.insert(child.key()) {
+                        self.dice_path.push(step_of(w));
+                        self.last_die(&child, left, table, w);
+                        self.dice_path.pop();
+                    }
                 } else if start || self.seen.insert(child.key()) {
                     self.descend(
                         first..first + j,
@@ -649,11 +656,12 @@ impl Generator {
         self.dice_words.truncate(first);
     }
 
-    /// [`Generator::search_dice_with`] of a node with one die left that
-    /// differs from the listing's start only in the mover's pieces and the
-    /// dice (`table`, the start's, kept through quiet steps): every step ends
-    /// a play, so the steps are taken as they are found, in the search's
-    /// order, without being listed first.
+    /// [`Generator::search_dice_with`] of a node with one die left reached
+    /// by the quiet step `last` (its parent's `table` is kept): every step
+    /// ends a play, so the steps are taken as they are found, in the
+    /// search's order, without being listed first, and none is marked as a
+    /// second order (the order of units recognises most of those, the plays
+    /// found the rest).
     #[inline(never)]
     fn last_die(&mut self, node: &Node, mask: u8, table: Table, last: Word) {
         let offer = self.dice.offers[mask as usize];
@@ -670,6 +678,12 @@ impl Generator {
         let pos = &node.pos;
         let stacking = pos.rules.stacking;
         let split = pos.rules.split == Split::Top;
+        // What the quiet steps leave as it is, for the plays they end.
+        let ends = if table.start {
+            self.start_ends
+        } else {
+            self.ends(node)
+        };
         let mut any = false;
         let mut i = 0;
         while i < 4 {
@@ -712,10 +726,10 @@ impl Generator {
                     && to != HOME
                     && bytes_equal(u32::from_le_bytes(pieces), to).count_ones() == 1
                 {
-                    self.last_step(node, &here, declared(w, SUPER), last);
-                    self.last_step(node, &here, declared(w, BLOCK), last);
+                    self.last_step(node, &here, &ends, declared(w, SUPER), last);
+                    self.last_step(node, &here, &ends, declared(w, BLOCK), last);
                 } else {
-                    self.last_step(node, &here, w, last);
+                    self.last_step(node, &here, &ends, w, last);
                 }
             }
             i += run;
@@ -731,7 +745,7 @@ impl Generator {
     /// The play that the last step `w` ends, from a node of
     /// [`Generator::last_die`].
     #[inline(always)]
-    fn last_step(&mut self, node: &Node, here: &Here, w: Word, last: Word) {
+    fn last_step(&mut self, node: &Node, here: &Here, ends: &Ends, w: Word, last: Word) {
         let [_, from, to, size, ..] = w.to_le_bytes();
         if (w >> 56) as u8 & QUIET != 0 {
             if from < last.to_le_bytes()[1] && commute(w, last) {
@@ -740,9 +754,8 @@ impl Generator {
                 // then `last` ends was found first.
                 return;
             }
-            let ends = self.start_ends;
             let pieces = moved(here.pieces, from, to, size);
-            self.quiet_leaf(node, &ends, pieces, step_of(w), true);
+            self.quiet_leaf(node, ends, pieces, step_of(w), here.table.start);
         } else {
             let child = apply_among(node, &step_of(w), here.table.obstacles.others);
             self.dice_leaf(&child, Some(step_of(w)));

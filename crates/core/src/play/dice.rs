@@ -662,7 +662,7 @@ impl Generator {
     /// search's order, without being listed first, and none is marked as a
     /// second order (the order of units recognises most of those, the plays
     /// found the rest).
-    #[inline(never)]
+    #[inline(always)]
     fn last_die(&mut self, node: &Node, mask: u8, table: Table, last: Word) {
         let offer = self.dice.offers[mask as usize];
         let (by, slot) = offer.singles[0];

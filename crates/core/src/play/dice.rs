@@ -697,7 +697,10 @@ impl Generator {
             }
             let size = run as u8;
             // The sizes that move from `p`, in the search's order (a group's
-            // equal pair needs two dice).
+            // equal pair needs two dice): those of `dice_steps`, written out
+            // again (through one helper of the two, or one walk over the units
+            // with the steps as a closure, 2% to 5% more instructions in
+            // `classic`; `fast_paths` holds both to the reference order).
             let (first, more) = if p == START {
                 (1, 1)
             } else {

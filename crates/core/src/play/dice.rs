@@ -88,6 +88,18 @@ fn commute(a: Word, b: Word) -> bool {
     a[7] & b[7] & QUIET != 0 && from_a != from_b && to_a != to_b && from_a != to_b && to_a != from_b
 }
 
+/// Whether the quiet step `w` of a node reached by the quiet step from
+/// `last_from` to `last_to` was listed by the parent before that step and is
+/// independent of it (see [`commute`]): its unit stands further back (a
+/// node lists its units by progress), and neither lands where the other
+/// starts or ends. The parent's search of that order met first what `w`
+/// reaches now.
+#[inline(always)]
+fn listed_before(w: Word, last_from: u8, last_to: u8) -> bool {
+    let [_, from, to, ..] = w.to_le_bytes();
+    from < last_from && to != last_from && from != last_to && to != last_to
+}
+
 /// The step a [`Word`] stands for.
 #[inline]
 fn step_of(w: Word) -> Step {
@@ -591,10 +603,7 @@ impl Generator {
             let left = after[(flags >> 1) as usize];
             if flags & QUIET != 0 {
                 if let Some((last_from, last_to)) = last {
-                    if from < last_from && to != last_from && from != last_to && to != last_to {
-                        // The parent listed this step before the last (its
-                        // unit is further back) and the two are independent
-                        // (see [`commute`]): the node they reach was met first.
+                    if listed_before(w, last_from, last_to) {
                         continue;
                     }
                 }
@@ -751,10 +760,8 @@ impl Generator {
     fn last_step(&mut self, node: &Node, here: &Here, ends: &Ends, w: Word, last: Word) {
         let [_, from, to, size, ..] = w.to_le_bytes();
         if (w >> 56) as u8 & QUIET != 0 {
-            if from < last.to_le_bytes()[1] && commute(w, last) {
-                // The parent listed `w` before `last` (its unit is further
-                // back), and the two are independent: the play that `w`
-                // then `last` ends was found first.
+            let [_, last_from, last_to, ..] = last.to_le_bytes();
+            if listed_before(w, last_from, last_to) {
                 return;
             }
             let pieces = moved(here.pieces, from, to, size);

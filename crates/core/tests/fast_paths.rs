@@ -8,7 +8,7 @@ mod common;
 use std::collections::HashSet;
 
 use chaupar_core::dice::distinct_throws;
-use chaupar_core::{Colour, Generator, Position, Preset, Rules};
+use chaupar_core::{Colour, Declare, Generator, Position, Preset, Rules};
 use common::position_after;
 use proptest::prelude::*;
 
@@ -210,5 +210,35 @@ fn a_step_round_the_loop_again_keeps_the_plain_searchs_order() {
     assert!(
         round_and_on,
         "some play moves 20 first, then 74 round the loop and on"
+    );
+}
+
+/// Rules: in `classic` a piece landing on its own single may declare a
+/// block, and points the mover cannot use pass to the partner, who counts
+/// progress from its own start. Yellow 81 + 1 lands on Yellow's own 82 (a
+/// super-piece or a block); Yellow can then use neither the 6 nor the other
+/// 1, and they pass to Black, whose own 82 (another square) may move on. The
+/// each-die search lists the plain search's plays, step for step, Black's 82
+/// moving after a Yellow block included (a search that carried the block's
+/// progress into the partner's turn once lost them).
+#[test]
+fn a_block_declared_before_points_pass_to_the_partner_lists_the_plain_searchs_plays() {
+    let text = "classic 4 y Y81,82,83,83/R0,29,62,82/B40,40,82,84/G65,82,83,83 YRBG Y83:6,G83:4";
+    let pos = common::pos(text);
+    let (mut fast, mut plain) = (Generator::new(), Generator::new());
+    let t = common::throw(6, 1, 1);
+    let n = fast.generate(&pos, t).unwrap();
+    assert_eq!(n, plain.generate_reference(&pos, t).unwrap(), "{text}");
+    let mut block_then_partner = false;
+    for i in 0..n {
+        assert_eq!(fast.steps(i), plain.steps(i), "{text}: play {i}");
+        assert_eq!(fast.position(i), plain.position(i), "{text}: play {i}");
+        let s = fast.steps(i);
+        block_then_partner |= s.first().is_some_and(|s| s.declare == Some(Declare::Block))
+            && s.iter().any(|s| s.colour == Colour::Black && s.from == 82);
+    }
+    assert!(
+        block_then_partner,
+        "some play declares a block, then Black's 82 moves"
     );
 }

@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::HashSet;
 
-use chaupar_core::dice::distinct_throws;
+use chaupar_core::dice::{distinct_throws, Throw};
 use chaupar_core::{Colour, Declare, Generator, Position, Preset, Rules};
 use common::position_after;
 use proptest::prelude::*;
@@ -155,7 +155,7 @@ proptest! {
 /// The fast listing of the position `text` with throw `t`, checked against
 /// the plain search play for play and step for step, in order: the fast
 /// generator, to look at its plays, and how many.
-fn lists_as_the_plain_search(text: &str, t: chaupar_core::dice::Throw) -> (Generator, usize) {
+fn lists_as_the_plain_search(text: &str, t: Throw) -> (Generator, usize) {
     let pos = common::pos(text);
     let (mut fast, mut plain) = (Generator::new(), Generator::new());
     let n = fast.generate(&pos, t).unwrap();

@@ -100,6 +100,57 @@ fn listed_before(w: Word, last_from: u8, last_to: u8) -> bool {
     from < last_from && to != last_from && from != last_to && to != last_to
 }
 
+/// Room for the steps of the nodes on one path of the search: a node lists
+/// at most 32 (4 units, each with 3 dice and a pair, each twice where it
+/// may declare), and at most 4 nodes on a path list theirs (the start, a
+/// node with two dice left, and a pass to the partner from either; a node
+/// with one die left takes its steps as it finds them).
+const WORDS: usize = 256;
+
+/// The steps of the nodes on the search's path, each node's after its
+/// parent's: a fixed stack, indexed without a bound to check (an index is
+/// taken modulo its size, which the bound above never reaches).
+pub(super) struct WordStack {
+    words: [Word; WORDS],
+    len: usize,
+}
+
+impl Default for WordStack {
+    fn default() -> Self {
+        WordStack {
+            words: [0; WORDS],
+            len: 0,
+        }
+    }
+}
+
+impl WordStack {
+    /// Puts a step on top.
+    #[inline(always)]
+    fn push(&mut self, w: Word) {
+        self.words[self.len % WORDS] = w;
+        self.len += 1;
+    }
+
+    /// The step at `i`.
+    #[inline(always)]
+    fn get(&self, i: usize) -> Word {
+        self.words[i % WORDS]
+    }
+
+    /// How many steps there are.
+    #[inline(always)]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Keeps the first `len` steps.
+    #[inline(always)]
+    pub(super) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+}
+
 /// The step a [`Word`] stands for.
 #[inline]
 fn step_of(w: Word) -> Step {
@@ -213,12 +264,12 @@ pub(super) struct DiceSearch {
     throw: [u8; 3],
     /// Per mask of the throw's dice (bit i: die i is left), what it offers.
     offers: [Offer; 8],
-    /// Per remembered check, the generation it holds for.
-    stamps: Vec<u32>,
-    /// Per remembered check, the step's word without a declaration (0: not
-    /// allowed): all it holds but a declaration is the same for every node
-    /// under one obstacle table (see `ObstacleCache`).
-    steps: Vec<Word>,
+    /// Per remembered check, the generation it holds for and the step's
+    /// word without a declaration (0: not allowed): all it holds but a
+    /// declaration is the same for every node under one obstacle table (see
+    /// `ObstacleCache`). Side by side, so that the four distances of a unit
+    /// share one line of the processor's cache.
+    memo: Vec<(u32, Word)>,
     /// The offers of every throw met so far, with its dice (a game meets
     /// the 20 distinct throws of its faces: a short list).
     known: Vec<([u8; 3], [Offer; 8])>,
@@ -228,11 +279,10 @@ impl DiceSearch {
     /// Prepares for a listing with these dice (largest first). `forget` drops
     /// every remembered check (the generations start again).
     pub(super) fn start(&mut self, dice: [u8; 3], forget: bool) {
-        if self.stamps.is_empty() {
-            self.stamps = vec![u32::MAX; MEMO_LEN];
-            self.steps = vec![0; MEMO_LEN];
+        if self.memo.is_empty() {
+            self.memo = vec![(u32::MAX, 0); MEMO_LEN];
         } else if forget {
-            self.stamps.iter_mut().for_each(|s| *s = u32::MAX);
+            self.memo.iter_mut().for_each(|s| s.0 = u32::MAX);
         }
         if dice == self.throw {
             return;
@@ -316,15 +366,18 @@ impl DiceSearch {
     fn check(&mut self, here: &Here, unit: &Unit, by: u8, dice: u8, slot: u8) -> Word {
         let kind = (unit.size as usize - 1) * 2 + unit.group_pair as usize;
         let i = here.table.bank + (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
-        if self.stamps[i] == here.table.generation {
-            return self.steps[i];
+        if let Some(&(stamp, w)) = self.memo.get(i) {
+            if stamp == here.table.generation {
+                return w;
+            }
         }
         let w = match destination(here.node, here.table.obstacles, unit, by) {
             Some(to) if to != 0 => here.word(unit, to, by, dice, slot),
             _ => 0,
         };
-        self.stamps[i] = here.table.generation;
-        self.steps[i] = w;
+        if let Some(slot) = self.memo.get_mut(i) {
+            *slot = (here.table.generation, w);
+        }
         w
     }
 }
@@ -385,18 +438,8 @@ impl Here<'_> {
 impl DiceSearch {
     /// Adds the steps of `unit` with the dice `offer` holds to `out`.
     #[inline(always)]
-    fn unit_steps(
-        &mut self,
-        here: &Here,
-        offer: &Offer,
-        unit: Unit,
-        out: &mut Vec<Word>,
-        n: &mut usize,
-    ) {
-        let mut push = |w: Word| {
-            out.push(w);
-            *n += 1;
-        };
+    fn unit_steps(&mut self, here: &Here, offer: &Offer, unit: Unit, out: &mut WordStack) {
+        let mut push = |w: Word| out.push(w);
         if unit.group_pair {
             if offer.pair != 0 {
                 let w = self.check(here, &unit, offer.pair, 2, PAIR_SLOT);
@@ -458,23 +501,46 @@ fn moved(mut pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
     pieces
 }
 
+/// The stacking rule and splitting as one constant of the search's
+/// functions (each rule set gets its own copy, without reading them).
+const GROUP: u8 = 0;
+const SUPERS: u8 = 1;
+const DECLARE: u8 = 2;
+const SPLIT: u8 = 4;
+
+/// The constant `K` of the search's functions for `node`'s rules.
+fn kind_of(node: &Node) -> u8 {
+    let r = &node.pos.rules;
+    let s = match r.stacking {
+        Stacking::Group => GROUP,
+        Stacking::Super => SUPERS,
+        Stacking::Declare => DECLARE,
+    };
+    s | if r.split == Split::Top { SPLIT } else { 0 }
+}
+
+/// Whether `K` stacks as `s`.
+#[inline(always)]
+const fn stacks<const K: u8>(s: u8) -> bool {
+    K & 3 == s
+}
+
 impl Generator {
     /// Lists the steps of `node` (whose dice left are `mask`) into `out`, in the
     /// order of the reference search; how many.
-    fn dice_steps(&mut self, here: &Here, mask: u8) -> usize {
+    fn dice_steps<const K: u8>(&mut self, here: &Here, mask: u8) -> usize {
         let out = &mut self.dice_words;
         let offer = self.dice.offers[mask as usize];
         let pos = &here.node.pos;
         let a = here.node.actor;
         let pieces = here.pieces;
-        let stacking = pos.rules.stacking;
-        let split = pos.rules.split == Split::Top;
+        let split = K & SPLIT != 0;
         let unit = |from, size, group_pair| Unit {
             from,
             size,
             group_pair,
         };
-        let mut n = 0usize;
+        let first = out.len();
         let mut i = 0;
         while i < 4 {
             let p = pieces[i];
@@ -489,44 +555,45 @@ impl Generator {
             let size = run as u8;
             let d = &mut self.dice;
             if p == START {
-                d.unit_steps(here, &offer, unit(p, 1, false), out, &mut n);
+                d.unit_steps(here, &offer, unit(p, 1, false), out);
+            } else if stacks::<K>(GROUP) {
+                d.unit_steps(here, &offer, unit(p, 1, false), out);
+                if size >= 2 {
+                    d.unit_steps(here, &offer, unit(p, size, true), out);
+                }
+            } else if stacks::<K>(DECLARE) && pos.is_block(a, p) {
+                d.unit_steps(here, &offer, unit(p, 1, false), out);
             } else {
-                match stacking {
-                    Stacking::Group => {
-                        d.unit_steps(here, &offer, unit(p, 1, false), out, &mut n);
-                        if size >= 2 {
-                            d.unit_steps(here, &offer, unit(p, size, true), out, &mut n);
-                        }
-                    }
-                    Stacking::Declare if pos.is_block(a, p) => {
-                        d.unit_steps(here, &offer, unit(p, 1, false), out, &mut n);
-                    }
-                    Stacking::Super | Stacking::Declare => {
-                        d.unit_steps(here, &offer, unit(p, size, false), out, &mut n);
-                        if split {
-                            for k in 1..size {
-                                d.unit_steps(here, &offer, unit(p, k, false), out, &mut n);
-                            }
-                        }
+                d.unit_steps(here, &offer, unit(p, size, false), out);
+                if split {
+                    for k in 1..size {
+                        d.unit_steps(here, &offer, unit(p, k, false), out);
                     }
                 }
             }
             i += run;
         }
-        n
+        out.len() - first
     }
 
     /// Searches every play from `node`, whose dice left are `mask`. `earlier`
     /// is the range of `self.earlier` holding the steps that lead from `node`
     /// only to nodes already searched.
     pub(super) fn search_dice(&mut self, node: &Node, mask: u8, earlier: Range<usize>) {
-        self.search_dice_with(node, mask, earlier, None, true);
+        match kind_of(node) {
+            0 => self.search_dice_with::<0>(node, mask, earlier, None, true),
+            1 => self.search_dice_with::<1>(node, mask, earlier, None, true),
+            2 => self.search_dice_with::<2>(node, mask, earlier, None, true),
+            4 => self.search_dice_with::<4>(node, mask, earlier, None, true),
+            5 => self.search_dice_with::<5>(node, mask, earlier, None, true),
+            _ => self.search_dice_with::<6>(node, mask, earlier, None, true),
+        }
     }
 
     /// [`Generator::search_dice`] with the [`Table`] of the node's parent when
     /// the step from it was quiet (they are the same); without one,
     /// `is_start` says whether the node is the listing's start.
-    fn search_dice_with(
+    fn search_dice_with<const K: u8>(
         &mut self,
         node: &Node,
         mask: u8,
@@ -568,16 +635,13 @@ impl Generator {
             table,
             colour: node.actor as u8,
             pieces: node.pos.pieces[ai],
-            declares: node.pos.rules.stacking == Stacking::Declare,
+            declares: stacks::<K>(DECLARE),
         };
         // This node's steps, on the stack of the steps of the nodes on the path.
         let first = self.dice_words.len();
-        let count = self.dice_steps(&here, mask);
+        let count = self.dice_steps::<K>(&here, mask);
         if count == 0 {
-            match node.pass() {
-                Some(passed) => self.search_dice_with(&passed, mask, 0..0, None, false),
-                None => self.dice_leaf(node, None),
-            }
+            self.stuck::<K>(node, mask);
             return;
         }
         let offers = &self.dice.offers;
@@ -590,7 +654,7 @@ impl Generator {
         // What a quiet step leaves as it is, for the plays it ends.
         let mut ends: Option<Ends> = None;
         for j in 0..count {
-            let w = self.dice_words[first + j];
+            let w = self.dice_words.get(first + j);
             if self.earlier[earlier.clone()]
                 .iter()
                 .any(|e| e & FIELDS == w & FIELDS)
@@ -638,11 +702,11 @@ impl Generator {
                     // recognises it), so no step need be marked as one.
                     if start || self.seen.insert(child.key()) {
                         self.dice_path.push(step_of(w));
-                        self.last_die(&child, left, table, w);
+                        self.last_die::<K>(&child, left, table, w);
                         self.dice_path.pop();
                     }
                 } else if start || self.seen.insert(child.key()) {
-                    self.descend(
+                    self.descend::<K>(
                         first..first + j,
                         w,
                         earlier.clone(),
@@ -653,13 +717,12 @@ impl Generator {
                 }
                 continue;
             }
-            let child = apply_among(node, &step_of(w), obs.others);
             if left == 0 {
                 // A play that used everything: `dice_leaf` recognises it if
                 // another order reached it first, so it need not be remembered here.
-                self.dice_leaf(&child, Some(step_of(w)));
-            } else if self.seen.insert(child.key()) {
-                self.descend(first..first + j, w, earlier.clone(), &child, left, None);
+                self.full_leaf(node, w, obs.others);
+            } else {
+                self.full_child::<K>(node, w, obs.others, first..first + j, earlier.clone(), left);
             }
         }
         self.dice_words.truncate(first);
@@ -672,7 +735,7 @@ impl Generator {
     /// second order (the order of units recognises most of those, the plays
     /// found the rest).
     #[inline(always)]
-    fn last_die(&mut self, node: &Node, mask: u8, table: Table, last: Word) {
+    fn last_die<const K: u8>(&mut self, node: &Node, mask: u8, table: Table, last: Word) {
         let offer = self.dice.offers[mask as usize];
         let (by, slot) = offer.singles[0];
         let ai = node.actor.index();
@@ -681,12 +744,11 @@ impl Generator {
             table,
             colour: node.actor as u8,
             pieces: node.pos.pieces[ai],
-            declares: node.pos.rules.stacking == Stacking::Declare,
+            declares: stacks::<K>(DECLARE),
         };
         let pieces = here.pieces;
         let pos = &node.pos;
-        let stacking = pos.rules.stacking;
-        let split = pos.rules.split == Split::Top;
+        let split = K & SPLIT != 0;
         // What the quiet steps leave as it is, for the plays they end.
         let ends = if table.start {
             self.start_ends
@@ -710,15 +772,15 @@ impl Generator {
             // again (through one helper of the two, or one walk over the units
             // with the steps as a closure, 2% to 5% more instructions in
             // `classic`; `fast_paths` holds both to the reference order).
-            let (first, more) = if p == START {
+            let (first, more) = if p == START
+                || stacks::<K>(GROUP)
+                || (stacks::<K>(DECLARE) && pos.is_block(node.actor, p))
+            {
                 (1, 1)
+            } else if split {
+                (size, size)
             } else {
-                match stacking {
-                    Stacking::Group => (1, 1),
-                    Stacking::Declare if pos.is_block(node.actor, p) => (1, 1),
-                    Stacking::Super | Stacking::Declare if split => (size, size),
-                    Stacking::Super | Stacking::Declare => (size, 1),
-                }
+                (size, 1)
             };
             for k in 0..more {
                 let size = if k == 0 { first } else { k };
@@ -747,10 +809,7 @@ impl Generator {
             i += run;
         }
         if !any {
-            match node.pass() {
-                Some(passed) => self.search_dice_with(&passed, mask, 0..0, None, false),
-                None => self.dice_leaf(node, None),
-            }
+            self.stuck::<K>(node, mask);
         }
     }
 
@@ -767,8 +826,46 @@ impl Generator {
             let pieces = moved(here.pieces, from, to, size);
             self.quiet_leaf(node, ends, pieces, step_of(w), here.table.start);
         } else {
-            let child = apply_among(node, &step_of(w), here.table.obstacles.others);
-            self.dice_leaf(&child, Some(step_of(w)));
+            self.full_leaf(node, w, here.table.obstacles.others);
+        }
+    }
+
+    /// A node whose actor has no step: the partner's part if the dice pass,
+    /// else the play ends here. Out of line (see [`Generator::full_leaf`]).
+    #[inline(never)]
+    fn stuck<const K: u8>(&mut self, node: &Node, mask: u8) {
+        match node.pass() {
+            Some(passed) => self.search_dice_with::<K>(&passed, mask, 0..0, None, false),
+            None => self.dice_leaf(node, None),
+        }
+    }
+
+    /// The play that a step that is not quiet ends: the step applied in
+    /// full. Out of line, as are the search's other steps that are not
+    /// quiet: the search's code stays small enough for the processor's
+    /// cache of instructions.
+    #[inline(never)]
+    fn full_leaf(&mut self, node: &Node, w: Word, others: u128) {
+        let child = apply_among(node, &step_of(w), others);
+        self.dice_leaf(&child, Some(step_of(w)));
+    }
+
+    /// Searches from the child that the step `w` (not quiet) of `node`
+    /// reaches, after its siblings `before`, if no other order reached it
+    /// first. Out of line (see [`Generator::full_leaf`]).
+    #[inline(never)]
+    fn full_child<const K: u8>(
+        &mut self,
+        node: &Node,
+        w: Word,
+        others: u128,
+        before: Range<usize>,
+        earlier: Range<usize>,
+        left: u8,
+    ) {
+        let child = apply_among(node, &step_of(w), others);
+        if self.seen.insert(child.key()) {
+            self.descend::<K>(before, w, earlier, &child, left, None);
         }
     }
 
@@ -777,7 +874,7 @@ impl Generator {
     /// `w` marked as leading to nodes already searched. `table`, when `w`
     /// was quiet: the parent's [`Table`].
     #[inline(always)]
-    fn descend(
+    fn descend<const K: u8>(
         &mut self,
         before: Range<usize>,
         w: Word,
@@ -792,7 +889,7 @@ impl Generator {
         // the node a second order reaches at less cost than marking it.
         if (w >> 56) as u8 & QUIET != 0 && !table.is_some_and(|t| t.start) {
             for i in before {
-                let e = self.dice_words[i];
+                let e = self.dice_words.get(i);
                 if commute(e, w) {
                     self.earlier.push(e);
                 }
@@ -806,7 +903,7 @@ impl Generator {
         }
         let end = self.earlier.len();
         self.dice_path.push(step_of(w));
-        self.search_dice_with(child, left, first..end, table, false);
+        self.search_dice_with::<K>(child, left, first..end, table, false);
         self.dice_path.pop();
         self.earlier.truncate(first);
     }

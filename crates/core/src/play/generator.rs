@@ -131,7 +131,7 @@ pub struct Generator {
     pub(super) start_ends: Ends,
     /// The steps of the nodes on that search's path, each node's after its
     /// parent's.
-    pub(super) dice_words: Vec<u64>,
+    pub(super) dice_words: super::dice::WordStack,
     /// The checks of steps made in this listing, by obstacle table.
     memo: StepMemo,
     /// The steps of the nodes on the search path, each node's after its parent's.
@@ -218,7 +218,7 @@ impl Generator {
         self.children.clear();
         self.earlier.clear();
         self.words.clear();
-        self.dice_words.clear();
+        self.dice_words.truncate(0);
         self.prune = fast;
         let wrapped = self.obstacles.reset();
         if wrapped {
@@ -487,7 +487,9 @@ impl Generator {
     }
 
     /// What a node's quiet steps (see `dice`) leave as it is, for the plays
-    /// they end.
+    /// they end. (Out of line: the each-die search asks for it only below a
+    /// capture or a block, and its code stays smaller without it.)
+    #[inline(never)]
     pub(super) fn ends(&self, node: &Node) -> Ends {
         let (_, blocks, tail) = end_key(node);
         Ends {

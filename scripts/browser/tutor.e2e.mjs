@@ -92,11 +92,27 @@ async function tutorGame() {
   return { page, id };
 }
 
+// Waits for the page to offer Yellow's throw; if it does not, the error says
+// what the server and the page showed (a rare failure in CI left no trace).
+async function throwShown(page, id) {
+  try {
+    await page.waitForSelector('#throw', { timeout: 30000 });
+  } catch (e) {
+    const v = await view(page, id);
+    const seen = await page.evaluate(() => {
+      const game = document.querySelector('.game');
+      return game ? { busy: game.dataset.busy, live: game.dataset.live, buttons: [...document.querySelectorAll('.buttons button')].map((b) => b.id) } : null;
+    });
+    const server = { version: v.version, outcome: v.outcome, to_move: v.to_move, to_move_kind: v.to_move_kind, turn: v.turn && { colour: v.turn.colour, steps: v.turn.steps.length }, moves: v.moves.length };
+    throw new Error(`no throw offered: the server ${JSON.stringify(server)}, the page ${JSON.stringify(seen)}: ${e.message}`);
+  }
+}
+
 // Plays Yellow's turns with the best play until a throw whose worst play loses
 // at least 15%; answers that turn's state and ranking (its dice thrown, no step taken).
 async function tellingThrow(page, id) {
   for (let turn = 0; turn < 30; turn++) {
-    await page.waitForSelector('#throw', { timeout: 30000 });
+    await throwShown(page, id);
     await click(page, '#throw');
     const g = await waitFor('the throw', async () => { const v = await view(page, id); return v.turn && v.turn.colour === 'yellow' ? v : null; });
     const plays = ranking(g);

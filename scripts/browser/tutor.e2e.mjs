@@ -99,10 +99,15 @@ async function throwShown(page, id) {
     await page.waitForSelector('#throw', { timeout: 30000 });
   } catch (e) {
     const v = await view(page, id);
-    const seen = await page.evaluate(() => {
+    const seen = await page.evaluate((i) => {
       const game = document.querySelector('.game');
-      return game ? { busy: game.dataset.busy, live: game.dataset.live, buttons: [...document.querySelectorAll('.buttons button')].map((b) => b.id) } : null;
-    });
+      const tokens = JSON.parse(localStorage.getItem(`chaupar.tokens.${i}`) || '{}');
+      return {
+        url: location.hash,
+        held: Object.keys(tokens.seats || {}),
+        game: game && { busy: game.dataset.busy, live: game.dataset.live, buttons: [...document.querySelectorAll('.buttons button')].map((b) => b.id) },
+      };
+    }, id);
     const server = { version: v.version, outcome: v.outcome, to_move: v.to_move, to_move_kind: v.to_move_kind, turn: v.turn && { colour: v.turn.colour, steps: v.turn.steps.length }, moves: v.moves.length };
     throw new Error(`no throw offered: the server ${JSON.stringify(server)}, the page ${JSON.stringify(seen)}: ${e.message}`);
   }

@@ -101,10 +101,10 @@ fn listed_before(w: Word, last_from: u8, last_to: u8) -> bool {
 }
 
 /// Room for the steps of the nodes on one path of the search: a node lists
-/// at most 32 (4 units, each with 3 dice and a pair, each twice where it
-/// may declare), and at most 4 nodes on a path list theirs (the start, a
-/// node with two dice left, and a pass to the partner from either; a node
-/// with one die left takes its steps as it finds them).
+/// at most 24 (at most 4 units, each with at most 3 dice, each twice where
+/// it may declare; a group's pair is one step), and at most 3 nodes on a
+/// path list any (one for each number of dice left: a node that passes the
+/// dice to the partner lists none itself).
 const WORDS: usize = 256;
 
 /// The steps of the nodes on the search's path, each node's after its
@@ -128,6 +128,7 @@ impl WordStack {
     /// Puts a step on top.
     #[inline(always)]
     fn push(&mut self, w: Word) {
+        debug_assert!(self.len < WORDS, "more steps on a path than a search makes");
         self.words[self.len % WORDS] = w;
         self.len += 1;
     }
@@ -501,11 +502,16 @@ fn moved(mut pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
     pieces
 }
 
-/// The stacking rule and splitting as one constant of the search's
-/// functions (each rule set gets its own copy, without reading them).
+/// The stacking rule and splitting, as the constant `K` of the search's
+/// functions: each rule set gets its own copy of the search, which does
+/// not read them at every unit (3.5% fewer instructions in `classic`).
+/// `K & 3` is the stacking rule: [`GROUP`], [`SUPERS`] or [`DECLARE`].
 const GROUP: u8 = 0;
+/// Stacking: super-pieces.
 const SUPERS: u8 = 1;
+/// Stacking: declared super-pieces and blocks.
 const DECLARE: u8 = 2;
+/// The flag of `K` for stacks that split (`split=top`).
 const SPLIT: u8 = 4;
 
 /// The constant `K` of the search's functions for `node`'s rules.
@@ -592,7 +598,8 @@ impl Generator {
 
     /// [`Generator::search_dice`] with the [`Table`] of the node's parent when
     /// the step from it was quiet (they are the same); without one,
-    /// `is_start` says whether the node is the listing's start.
+    /// `is_start` says whether the node is the listing's start. `K`: the
+    /// stacking rule (see [`GROUP`]).
     fn search_dice_with<const K: u8>(
         &mut self,
         node: &Node,

@@ -141,7 +141,7 @@ impl WordStack {
 
     /// How many steps there are.
     #[inline(always)]
-    pub(super) fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.len
     }
 
@@ -853,8 +853,9 @@ impl Generator {
     /// cache of instructions.
     #[inline(never)]
     fn full_leaf(&mut self, node: &Node, w: Word, others: u128) {
-        let child = apply_among(node, &step_of(w), others);
-        self.dice_leaf(&child, Some(step_of(w)));
+        let step = step_of(w);
+        let child = apply_among(node, &step, others);
+        self.dice_leaf(&child, Some(step));
     }
 
     /// Searches from the child that the step `w` (not quiet) of `node`

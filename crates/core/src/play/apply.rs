@@ -39,13 +39,7 @@ pub(crate) fn step_among(n: &mut Node, step: &Step, others: u128) -> bool {
     if pos.rules.stacking == Stacking::Declare && pos.is_block(a, step.from) {
         remove_block(pos, ai, step.from);
     }
-    let mut left = step.pieces;
-    for piece in pos.pieces[ai].iter_mut() {
-        if left > 0 && *piece == step.from {
-            *piece = step.to | mark;
-            left -= 1;
-        }
-    }
+    pos.pieces[ai] = replace_first(pos.pieces[ai], step.from, step.to | mark, step.pieces);
     let captured = capture_among(n, a, step.to, others);
     let pos = &mut n.pos;
     if step.to != HOME {
@@ -149,6 +143,32 @@ fn capture_on(n: &mut Node, a: Colour, s: u8) -> bool {
 
 /// The MOVED mark of each piece of a colour's word.
 const MOVED_BYTES: u32 = u32::from_le_bytes([MOVED; 4]);
+
+/// The top bit of each byte of `word` equal to `value` (0 included), exactly
+/// per byte, without a branch.
+#[inline(always)]
+pub(super) fn equal_bytes(word: u32, value: u8) -> u32 {
+    const LOW: u32 = 0x7f7f_7f7f;
+    let z = word ^ (value as u32 * 0x0101_0101);
+    !(((z & LOW) + LOW) | z | LOW)
+}
+
+/// `pieces` with the first `count` of those equal to `from` (marks and all)
+/// made `to`, unsorted. Without a branch on where they stand, which the
+/// processor cannot foresee (which byte holds `from` varies from step to step).
+#[inline(always)]
+pub(super) fn replace_first(pieces: [u8; 4], from: u8, to: u8, count: u8) -> [u8; 4] {
+    let word = u32::from_le_bytes(pieces);
+    let mut equal = equal_bytes(word, from);
+    let mut taken = 0u32;
+    for _ in 0..count {
+        let lowest = equal & equal.wrapping_neg();
+        taken |= lowest;
+        equal ^= lowest;
+    }
+    let bytes = (taken >> 7) * 0xff;
+    ((word & !bytes) | ((to as u32 * 0x0101_0101) & bytes)).to_le_bytes()
+}
 
 /// The top bit of each byte of `word` equal to `value` (none for 0, no
 /// square's progress), exactly per byte.
@@ -368,6 +388,48 @@ mod tests {
                                 expected,
                                 "{dice:?} less {count} of {per}"
                             );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `replace_first` moves what the plain loop moves (the first `count`
+    /// pieces equal to `from`, marks and all, in the order they stand),
+    /// and `equal_bytes` finds exactly the equal bytes, 0 and marked
+    /// progress included: every word of four bytes from a set of values
+    /// that holds the Charkoni, home, ordinary and marked progress.
+    #[test]
+    fn replacing_the_first_pieces_without_a_branch_is_the_plain_loop() {
+        let values = [0u8, 1, 7, 0x7f, 84, 0x80, 0x81, 0xd4, 0xff];
+        for a in values {
+            for b in values {
+                for c in values {
+                    for d in values {
+                        let pieces = [a, b, c, d];
+                        let word = u32::from_le_bytes(pieces);
+                        for from in values {
+                            let equal = equal_bytes(word, from).to_le_bytes();
+                            for (i, p) in pieces.iter().enumerate() {
+                                assert_eq!(equal[i] == 0x80, *p == from, "{pieces:?} {from}");
+                                assert_eq!(equal[i] & 0x7f, 0, "{pieces:?} {from}");
+                            }
+                            for count in 0..=4u8 {
+                                let mut expected = pieces;
+                                let mut left = count;
+                                for p in expected.iter_mut() {
+                                    if left > 0 && *p == from {
+                                        *p = 42;
+                                        left -= 1;
+                                    }
+                                }
+                                assert_eq!(
+                                    replace_first(pieces, from, 42, count),
+                                    expected,
+                                    "{pieces:?}: {count} from {from}"
+                                );
+                            }
                         }
                     }
                 }

@@ -36,7 +36,7 @@ use crate::rules::{Split, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
 
-use super::apply::{apply_among, bytes_equal};
+use super::apply::{apply_among, bytes_equal, equal_bytes, replace_first};
 use super::generator::{Ends, Generator, NO_STEP};
 use super::node::Node;
 use super::obstacles::Obstacles;
@@ -97,7 +97,8 @@ fn commute(a: Word, b: Word) -> bool {
 #[inline(always)]
 fn listed_before(w: Word, last_from: u8, last_to: u8) -> bool {
     let [_, from, to, ..] = w.to_le_bytes();
-    from < last_from && to != last_from && from != last_to && to != last_to
+    // Each test evaluated (`&`, not `&&`): one branch on the answer.
+    (from < last_from) & (to != last_from) & (from != last_to) & (to != last_to)
 }
 
 /// Room for the steps of the nodes on one path of the search: a node lists
@@ -457,11 +458,7 @@ impl DiceSearch {
                 continue;
             }
             let to = w.to_le_bytes()[2];
-            if here.declares
-                && unit.size == 1
-                && to != HOME
-                && bytes_equal(u32::from_le_bytes(here.pieces), to).count_ones() == 1
-            {
+            if here.declares && lands_on_single(here.pieces, unit.size, to) {
                 push(declared(w, SUPER));
                 push(declared(w, BLOCK));
             } else {
@@ -488,18 +485,31 @@ fn foes(node: &Node, others: u128) -> u128 {
     others & !theirs
 }
 
-/// The actor's pieces after a quiet step: `size` of those at `from` go to `to`.
+/// How many of `pieces` stand at `p`, without a branch on where they stand
+/// (which the processor cannot foresee).
+#[inline(always)]
+fn count_at(pieces: [u8; 4], p: u8) -> usize {
+    // One bit a byte, summed into the top byte.
+    (((equal_bytes(u32::from_le_bytes(pieces), p) >> 7).wrapping_mul(0x0101_0101)) >> 24) as usize
+}
+
+/// Whether a step of `size` pieces to `to` is a single landing on a single
+/// of its own (`stacking=declare`: the player declares a super-piece or a
+/// block), among the actor's `pieces`. Each test evaluated, one branch on
+/// the answer (which the processor cannot foresee).
+#[inline(always)]
+fn lands_on_single(pieces: [u8; 4], size: u8, to: u8) -> bool {
+    let there = bytes_equal(u32::from_le_bytes(pieces), to);
+    (size == 1) & (to != HOME) & (there != 0) & (there & there.wrapping_sub(1) == 0)
+}
+
+/// The actor's pieces after a quiet step: `size` of those at `from` go to
+/// `to` (see [`replace_first`]).
 #[inline]
-fn moved(mut pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
-    let mut moving = size;
-    for p in pieces.iter_mut() {
-        if moving > 0 && *p == from {
-            *p = to;
-            moving -= 1;
-        }
-    }
-    sort4(&mut pieces);
-    pieces
+fn moved(pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
+    let mut out = replace_first(pieces, from, to, size);
+    sort4(&mut out);
+    out
 }
 
 /// The stacking rule and splitting, as the constant `K` of the search's
@@ -554,10 +564,8 @@ impl Generator {
                 // Pieces are sorted: the rest are home too.
                 break;
             }
-            let mut run = 1;
-            while i + run < 4 && pieces[i + run] == p {
-                run += 1;
-            }
+            // (Sorted: every piece at `p` is in this run.)
+            let run = count_at(pieces, p);
             let size = run as u8;
             let d = &mut self.dice;
             if p == START {
@@ -769,10 +777,8 @@ impl Generator {
             if p == HOME {
                 break;
             }
-            let mut run = 1;
-            while i + run < 4 && pieces[i + run] == p {
-                run += 1;
-            }
+            // (Sorted: every piece at `p` is in this run.)
+            let run = count_at(pieces, p);
             let size = run as u8;
             // The sizes that move from `p`, in the search's order (a group's
             // equal pair needs two dice): those of `dice_steps`, written out
@@ -802,11 +808,7 @@ impl Generator {
                 }
                 any = true;
                 let to = w.to_le_bytes()[2];
-                if here.declares
-                    && size == 1
-                    && to != HOME
-                    && bytes_equal(u32::from_le_bytes(pieces), to).count_ones() == 1
-                {
+                if here.declares && lands_on_single(pieces, size, to) {
                     self.last_step(node, &here, &ends, declared(w, SUPER), last);
                     self.last_step(node, &here, &ends, declared(w, BLOCK), last);
                 } else {
@@ -914,5 +916,39 @@ impl Generator {
         self.search_dice_with::<K>(child, left, first..end, table, false);
         self.dice_path.pop();
         self.earlier.truncate(first);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `count_at` counts the pieces at a progress and `lands_on_single`
+    /// says whether exactly one single stands where a single lands (not
+    /// home), as the plain tests do, for every word of four bytes from a
+    /// set of values that holds the Charkoni, home and ordinary progress.
+    #[test]
+    fn counting_without_a_branch_is_counting() {
+        let values = [START, 1, 7, 42, 83, HOME];
+        for a in values {
+            for b in values {
+                for c in values {
+                    for d in values {
+                        let pieces = [a, b, c, d];
+                        for p in values {
+                            let there = pieces.iter().filter(|x| **x == p).count();
+                            assert_eq!(count_at(pieces, p), there, "{pieces:?} at {p}");
+                            for size in 1..=4 {
+                                assert_eq!(
+                                    lands_on_single(pieces, size, p),
+                                    size == 1 && p != HOME && p != START && there == 1,
+                                    "{pieces:?}: {size} to {p}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -170,15 +170,13 @@ pub(super) fn replace_first(pieces: [u8; 4], from: u8, to: u8, count: u8) -> [u8
     ((word & !bytes) | ((to as u32 * 0x0101_0101) & bytes)).to_le_bytes()
 }
 
-/// The top bit of each byte of `word` equal to `value` (none for 0, no
-/// square's progress), exactly per byte.
+/// [`equal_bytes`], but none for 0 (no square's progress).
 #[inline]
 pub(super) fn bytes_equal(word: u32, value: u8) -> u32 {
     if value == 0 {
         return 0;
     }
-    let z = word ^ (value as u32 * 0x0101_0101);
-    !(((z & 0x7f7f_7f7f) + 0x7f7f_7f7f) | z | 0x7f7f_7f7f)
+    equal_bytes(word, value)
 }
 
 fn remove_block(pos: &mut Position, ci: usize, p: u8) {

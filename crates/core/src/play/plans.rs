@@ -1271,18 +1271,22 @@ impl Plans {
 /// goes round the loop again instead of turning home.
 fn apart(progress: &[u8], at: &[u8], dice: [u8; 3], circles: bool) -> bool {
     let [a, b, c] = dice;
-    let sums = [a, b, c, a + b, a + c, b + c, a + b + c];
+    // Every sum as a bit, moved to each progress in one shift.
+    let sums = [a, b, c, a + b, a + c, b + c, a + b + c]
+        .iter()
+        .fold(0u128, |m, &s| m | 1u128.checked_shl(s.into()).unwrap_or(0));
+    // Progress values past the loop's end, and those on the board.
+    const PAST_LOOP: u128 = !((1u128 << (LOOP_END + 1)) - 1);
+    const BOARD: u128 = (1u128 << HOME) - 1;
     let mut reach = [0u128; 4];
-    for (d, &p) in progress.iter().enumerate() {
-        for s in sums {
-            let mut q = p + s;
-            if circles && p != START && p <= LOOP_END && q > LOOP_END {
-                q -= LOOP_LEN;
-            }
-            if q < HOME {
-                reach[d] |= 1u128 << q;
-            }
+    for (r, &p) in reach.iter_mut().zip(progress) {
+        let mut q = sums.checked_shl(p.into()).unwrap_or(0);
+        if circles && p != START && p <= LOOP_END {
+            // Round the loop again instead of past its end.
+            let past = q & PAST_LOOP;
+            q = (q ^ past) | past >> LOOP_LEN;
         }
+        *r = q & BOARD;
     }
     apart_by(progress, at, &reach)
 }
@@ -1354,6 +1358,54 @@ mod tests {
             let i = self.0.trailing_zeros() as usize;
             self.0 &= self.0 - 1;
             Some(i)
+        }
+    }
+
+    /// `apart` finds where each progress may land with one shift of the
+    /// dice's sums a progress: two pieces are apart exactly where neither
+    /// reaches the other's square or a square the other reaches, by the
+    /// plain sum of each subset of the dice (round the loop again where the
+    /// mover circles), for every throw of either set of faces and every two
+    /// progress values.
+    #[test]
+    fn reach_by_shifts_is_reach_by_sums() {
+        let plain = |p: u8, [a, b, c]: [u8; 3], circles: bool| {
+            let mut reach = 0u128;
+            for s in [a, b, c, a + b, a + c, b + c, a + b + c] {
+                let mut q = p + s;
+                if circles && p != START && p <= LOOP_END && q > LOOP_END {
+                    q -= LOOP_LEN;
+                }
+                if q < HOME {
+                    reach |= 1u128 << q;
+                }
+            }
+            reach
+        };
+        let mut throws = Vec::new();
+        for faces in [[1u8, 2, 5, 6], [1, 3, 4, 6]] {
+            for a in faces {
+                for b in faces {
+                    for c in faces {
+                        throws.push([a, b, c]);
+                    }
+                }
+            }
+        }
+        for dice in throws {
+            for circles in [false, true] {
+                for p in START..HOME {
+                    for q in p + 1..HOME {
+                        let (rp, rq) = (plain(p, dice, circles), plain(q, dice, circles));
+                        let expected = rp & (rq | 1u128 << q) == 0 && rq & (rp | 1u128 << p) == 0;
+                        assert_eq!(
+                            apart(&[p, q], &[0, 1], dice, circles),
+                            expected,
+                            "{dice:?} from {p} and {q}, circles {circles}"
+                        );
+                    }
+                }
+            }
         }
     }
 

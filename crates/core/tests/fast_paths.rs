@@ -237,3 +237,25 @@ fn a_block_declared_before_points_pass_to_the_partner_lists_the_plain_searchs_pl
         "some play declares a block, then Black's 82 moves"
     );
 }
+
+/// Rules: in `classic` a single landing on its own single declares a
+/// super-piece or a block, and a super-piece may split its top piece off.
+/// After Yellow 3 + 2, Yellow 10 + 5 lands on Yellow's 15 with the 1 left:
+/// below the block, the block's pieces may step off it (as the super-piece
+/// declared instead split them off) and Yellow 5 may step (as it did before
+/// the block was made), so the each-die search does not search below that
+/// block. Its plays are still the plain search's, in order and step for
+/// step, the block's included.
+#[test]
+fn a_block_whose_plays_were_all_met_before_lists_the_plain_searchs_plays() {
+    let text = "classic 4 y Y3,10,15,84/R0,0,0,0/B0,0,0,0/G0,0,0,0 - -";
+    let (fast, n) = lists_as_the_plain_search(text, common::throw(5, 2, 1));
+    let blocks = (0..n)
+        .filter(|&i| {
+            fast.steps(i)
+                .iter()
+                .any(|s| s.declare == Some(Declare::Block))
+        })
+        .count();
+    assert!(blocks > 0, "some play declares a block");
+}

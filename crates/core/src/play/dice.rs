@@ -736,7 +736,7 @@ impl Generator {
                 // A play that used everything: `dice_leaf` recognises it if
                 // another order reached it first, so it need not be remembered here.
                 self.full_leaf(node, w, obs.others);
-            } else {
+            } else if !self.block_finds_nothing::<K>(&here, first..first + count, w, left) {
                 self.full_child::<K>(node, w, obs.others, first..first + j, earlier.clone(), left);
             }
         }
@@ -820,6 +820,57 @@ impl Generator {
         if !any {
             self.stuck::<K>(node, mask);
         }
+    }
+
+    /// Whether the child that the step `w` of a node reaches, declaring a
+    /// block with one die left, would only find plays found before, so that
+    /// it need not be searched. `steps`: the node's steps (a range of
+    /// `dice_words`). Where stacks split, it is so when:
+    ///
+    /// - the single `w` moves stood alone and lands on a single of its own;
+    /// - that single has a step with the die left: in the child it leaves
+    ///   the new block, and the super-piece declared instead (a step listed
+    ///   just before, searched first) split its top piece the same way to
+    ///   the same end; so the child is never stuck (no pass, no short play);
+    /// - no unit listed after the mover has a step with the die left: those
+    ///   would end plays first met here;
+    /// - every step with the die left of a unit listed before the mover is
+    ///   quiet and lands neither where the mover stood nor on the new block:
+    ///   taken first, it leaves the mover's step as it was, and the node's
+    ///   search of it (listed earlier) met that play first.
+    ///
+    /// The child's steps can only be fewer than the node's: the new block
+    /// stops others, and none lands where the mover stood but on its own.
+    #[inline]
+    fn block_finds_nothing<const K: u8>(
+        &self,
+        here: &Here,
+        steps: Range<usize>,
+        w: Word,
+        left: u8,
+    ) -> bool {
+        let [_, mover, q, size, _, _, declare, _] = w.to_le_bytes();
+        if !stacks::<K>(DECLARE) || K & SPLIT == 0 || declare != BLOCK || size != 1 {
+            return false;
+        }
+        let offer = &self.dice.offers[left as usize];
+        if offer.dice[1] != 0 || count_at(here.pieces, mover) != 1 {
+            return false;
+        }
+        let die = offer.dice[0];
+        let mut leaves_block = false;
+        for i in steps {
+            let [_, from, to, _, by, dice, _, flags] = self.dice_words.get(i).to_le_bytes();
+            if by != die || dice != 1 || from == mover {
+                continue;
+            }
+            if from == q {
+                leaves_block = true;
+            } else if from > mover || flags & QUIET == 0 || to == mover || to == q {
+                return false;
+            }
+        }
+        leaves_block
     }
 
     /// The play that the last step `w` ends, from a node of

@@ -41,6 +41,7 @@ use super::generator::{Ends, Generator, NO_STEP};
 use super::node::Node;
 use super::obstacles::Obstacles;
 use super::steps::{destination, Unit};
+use super::FRESH;
 
 /// A step in one word for quick comparison inside one search: its fields in
 /// the low seven bytes (colour, from, to, pieces, by, dice, declaration), and
@@ -512,6 +513,23 @@ fn moved(pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
     out
 }
 
+/// Whether the step `w` of `node` takes a piece off a block its actor made
+/// this turn, where stacks split (`stacking=declare`, `split=top`): then it
+/// reaches what the same piece split off the super-piece declared instead
+/// reached (the super-piece is listed before the block, so searched first;
+/// the two differ only on the block's square, which the step leaves and
+/// does not pass), and the search need not take it.
+#[inline(always)]
+fn off_a_new_block<const K: u8>(node: &Node, w: Word) -> bool {
+    if !stacks::<K>(DECLARE) || K & SPLIT == 0 {
+        return false;
+    }
+    let from = w.to_le_bytes()[1];
+    let ai = node.actor.index();
+    let (blocks, ages) = (node.pos.blocks[ai], node.pos.ages[ai]);
+    (blocks[0] == from && ages[0] & FRESH != 0) | (blocks[1] == from && ages[1] & FRESH != 0)
+}
+
 /// The stacking rule and splitting, as the constant `K` of the search's
 /// functions: each rule set gets its own copy of the search, which does
 /// not read them at every unit (3.5% fewer instructions in `classic`).
@@ -735,7 +753,7 @@ impl Generator {
             if left == 0 {
                 // A play that used everything: `dice_leaf` recognises it if
                 // another order reached it first, so it need not be remembered here.
-                self.full_leaf(node, w, obs.others);
+                self.full_leaf::<K>(node, w, obs.others);
             } else if !self.block_finds_nothing::<K>(&here, first..first + count, w, left) {
                 self.full_child::<K>(node, w, obs.others, first..first + j, earlier.clone(), left);
             }
@@ -809,10 +827,10 @@ impl Generator {
                 any = true;
                 let to = w.to_le_bytes()[2];
                 if here.declares && lands_on_single(pieces, size, to) {
-                    self.last_step(node, &here, &ends, declared(w, SUPER), last);
-                    self.last_step(node, &here, &ends, declared(w, BLOCK), last);
+                    self.last_step::<K>(node, &here, &ends, declared(w, SUPER), last);
+                    self.last_step::<K>(node, &here, &ends, declared(w, BLOCK), last);
                 } else {
-                    self.last_step(node, &here, &ends, w, last);
+                    self.last_step::<K>(node, &here, &ends, w, last);
                 }
             }
             i += run;
@@ -876,7 +894,14 @@ impl Generator {
     /// The play that the last step `w` ends, from a node of
     /// [`Generator::last_die`].
     #[inline(always)]
-    fn last_step(&mut self, node: &Node, here: &Here, ends: &Ends, w: Word, last: Word) {
+    fn last_step<const K: u8>(
+        &mut self,
+        node: &Node,
+        here: &Here,
+        ends: &Ends,
+        w: Word,
+        last: Word,
+    ) {
         let [_, from, to, size, ..] = w.to_le_bytes();
         if (w >> 56) as u8 & QUIET != 0 {
             let [_, last_from, last_to, ..] = last.to_le_bytes();
@@ -886,7 +911,7 @@ impl Generator {
             let pieces = moved(here.pieces, from, to, size);
             self.quiet_leaf(node, ends, pieces, step_of(w), here.table.start);
         } else {
-            self.full_leaf(node, w, here.table.obstacles.others);
+            self.full_leaf::<K>(node, w, here.table.obstacles.others);
         }
     }
 
@@ -905,7 +930,10 @@ impl Generator {
     /// quiet: the search's code stays small enough for the processor's
     /// cache of instructions.
     #[inline(never)]
-    fn full_leaf(&mut self, node: &Node, w: Word, others: u128) {
+    fn full_leaf<const K: u8>(&mut self, node: &Node, w: Word, others: u128) {
+        if off_a_new_block::<K>(node, w) {
+            return;
+        }
         let step = step_of(w);
         let child = apply_among(node, &step, others);
         self.dice_leaf(&child, Some(step));
@@ -924,6 +952,9 @@ impl Generator {
         earlier: Range<usize>,
         left: u8,
     ) {
+        if off_a_new_block::<K>(node, w) {
+            return;
+        }
         let child = apply_among(node, &step_of(w), others);
         if self.seen.insert(child.key()) {
             self.descend::<K>(before, w, earlier, &child, left, None);

@@ -102,6 +102,28 @@ fn listed_before(w: Word, last_from: u8, last_to: u8) -> bool {
     (from < last_from) & (to != last_from) & (from != last_to) & (to != last_to)
 }
 
+/// Whether declaring a block with the quiet step `w` (a single landing on a
+/// single of its own), the last of a play whose step before was the quiet
+/// `last`, ends a play met before: `w` was listed before `last` by their
+/// parent and neither lands where the other starts or ends
+/// ([`listed_before`]), and `last` does not pass the block's square. Then the
+/// parent searched the block first, and below it `last` was the same step to
+/// the same end.
+#[inline(always)]
+fn block_met_before(w: Word, last: Word) -> bool {
+    let [_, last_from, last_to, ..] = last.to_le_bytes();
+    let q = w.to_le_bytes()[2];
+    // Along the way from `last_from` to `last_to` (round the loop's end
+    // where `last_to` is less: then every square but those between is
+    // counted as passed, more than the way holds).
+    let passes = if last_from < last_to {
+        (last_from < q) & (q < last_to)
+    } else {
+        (q > last_from) | (q < last_to)
+    };
+    (w >> 56) as u8 & QUIET != 0 && listed_before(w, last_from, last_to) && !passes
+}
+
 /// Room for the steps of the nodes on one path of the search: a node lists
 /// at most 24 (at most 4 units, each with at most 3 dice, each twice where
 /// it may declare; a group's pair is one step), and at most 3 nodes on a
@@ -828,7 +850,9 @@ impl Generator {
                 let to = w.to_le_bytes()[2];
                 if here.declares && lands_on_single(pieces, size, to) {
                     self.last_step::<K>(node, &here, &ends, declared(w, SUPER), last);
-                    self.last_step::<K>(node, &here, &ends, declared(w, BLOCK), last);
+                    if !block_met_before(w, last) {
+                        self.last_step::<K>(node, &here, &ends, declared(w, BLOCK), last);
+                    }
                 } else {
                     self.last_step::<K>(node, &here, &ends, w, last);
                 }

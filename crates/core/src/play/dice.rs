@@ -124,6 +124,26 @@ fn block_met_before(w: Word, last: Word) -> bool {
     (w >> 56) as u8 & QUIET != 0 && listed_before(w, last_from, last_to) && !passes
 }
 
+/// Whether the step `w` of `node` (not quiet), the last of a play whose step
+/// before was the quiet `last`, ends a play met before: it declares nothing
+/// and leaves no block, so it is not quiet for landing on enemies; its
+/// colour has captured before, so a capture changes nothing another step
+/// depends on (captured pieces leave the board for the Charkoni, a block is
+/// never captured, and the colour's way round the loop stays as it is); and
+/// `w` was listed before `last` by their parent, neither landing where the
+/// other starts or ends ([`listed_before`]). Then the parent searched `w`
+/// first and below it `last` was the same step to the same end.
+#[inline(always)]
+fn capture_met_before<const K: u8>(node: &Node, w: Word, last: Word) -> bool {
+    let [_, from, _, _, _, _, declare, _] = w.to_le_bytes();
+    let [_, last_from, last_to, ..] = last.to_le_bytes();
+    let (pos, a) = (&node.pos, node.actor);
+    declare == NO_DECLARATION
+        && pos.captured.has(a)
+        && !(stacks::<K>(DECLARE) && pos.is_block(a, from))
+        && listed_before(w, last_from, last_to)
+}
+
 /// Room for the steps of the nodes on one path of the search: a node lists
 /// at most 24 (at most 4 units, each with at most 3 dice, each twice where
 /// it may declare; a group's pair is one step), and at most 3 nodes on a
@@ -934,7 +954,7 @@ impl Generator {
             }
             let pieces = moved(here.pieces, from, to, size);
             self.quiet_leaf(node, ends, pieces, step_of(w), here.table.start);
-        } else {
+        } else if !capture_met_before::<K>(node, w, last) {
             self.full_leaf::<K>(node, w, here.table.obstacles.others);
         }
     }

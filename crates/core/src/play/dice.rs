@@ -126,10 +126,11 @@ fn block_met_before(w: Word, last: Word) -> bool {
 
 /// Whether the step `w` of `node` (not quiet), the last of a play whose step
 /// before was the quiet `last`, ends a play met before: it declares nothing
-/// and leaves no block, so it is not quiet for landing on enemies; its
-/// colour has captured before, so a capture changes nothing another step
-/// depends on (captured pieces leave the board for the Charkoni, a block is
-/// never captured, and the colour's way round the loop stays as it is); and
+/// and leaves no block, so it is not quiet for landing on enemies; a
+/// capture changes nothing `last` depends on (captured pieces leave the
+/// board for the Charkoni, a block is never captured, and the colour's way
+/// round the loop changes with its first capture only for a step that goes
+/// round: `last` did not, or the colour has captured before); and
 /// `w` was listed before `last` by their parent, neither landing where the
 /// other starts or ends ([`listed_before`]). Then the parent searched `w`
 /// first and below it `last` was the same step to the same end.
@@ -138,8 +139,10 @@ fn capture_met_before<const K: u8>(node: &Node, w: Word, last: Word) -> bool {
     let [_, from, _, _, _, _, declare, _] = w.to_le_bytes();
     let [_, last_from, last_to, ..] = last.to_le_bytes();
     let (pos, a) = (&node.pos, node.actor);
+    // (A first capture changes the colour's way round the loop: `last` is
+    // the same step after it only if it did not go round.)
     declare == NO_DECLARATION
-        && pos.captured.has(a)
+        && (pos.captured.has(a) || last_from < last_to)
         && !(stacks::<K>(DECLARE) && pos.is_block(a, from))
         && listed_before(w, last_from, last_to)
 }

@@ -54,6 +54,10 @@ type Word = u64;
 /// It changes nothing but the actor's pieces and the dice.
 const QUIET: u8 = 1;
 
+/// The flag of a [`Word`] declaring a block whose step would be quiet
+/// without the declaration (see [`declared`]).
+const PLAIN: u8 = 1 << 3;
+
 /// The fields of a [`Word`], without the flag.
 const FIELDS: Word = (1 << 56) - 1;
 
@@ -65,13 +69,14 @@ const BLOCK: u8 = 2;
 /// A [`Word`] without a declaration with the declaration `declare`
 /// ([`SUPER`] or [`BLOCK`]): declaring a super-piece only moves the
 /// pieces, so the step stays as quiet as it was; a block never is quiet
-/// (it is kept apart from the pieces, `Position::blocks`).
+/// (it is kept apart from the pieces, `Position::blocks`), and is
+/// [`PLAIN`] where the step was.
 #[inline]
 fn declared(w: Word, declare: u8) -> Word {
     let mut b = w.to_le_bytes();
     b[6] = declare;
-    if declare == BLOCK {
-        b[7] &= !QUIET;
+    if declare == BLOCK && b[7] & QUIET != 0 {
+        b[7] = b[7] & !QUIET | PLAIN;
     }
     Word::from_le_bytes(b)
 }
@@ -102,49 +107,46 @@ fn listed_before(w: Word, last_from: u8, last_to: u8) -> bool {
     (from < last_from) & (to != last_from) & (from != last_to) & (to != last_to)
 }
 
-/// Whether declaring a block with the quiet step `w` (a single landing on a
-/// single of its own), the last of a play whose step before was the quiet
-/// `last`, ends a play met before: `w` was listed before `last` by their
-/// parent and neither lands where the other starts or ends
-/// ([`listed_before`]), and `last` does not pass the block's square. Then the
-/// parent searched the block first, and below it `last` was the same step to
-/// the same end.
-#[inline(always)]
-fn block_met_before(w: Word, last: Word) -> bool {
-    let [_, last_from, last_to, ..] = last.to_le_bytes();
-    let q = w.to_le_bytes()[2];
-    // Along the way from `last_from` to `last_to` (round the loop's end
-    // where `last_to` is less: then every square but those between is
-    // counted as passed, more than the way holds).
-    let passes = if last_from < last_to {
-        (last_from < q) & (q < last_to)
-    } else {
-        (q > last_from) | (q < last_to)
-    };
-    (w >> 56) as u8 & QUIET != 0 && listed_before(w, last_from, last_to) && !passes
-}
-
-/// Whether the step `w` of `node` (not quiet), the last of a play whose step
-/// before was the quiet `last`, ends a play met before: it declares nothing
-/// and leaves no block, so it is not quiet for landing on enemies; a
-/// capture changes nothing `last` depends on (captured pieces leave the
-/// board for the Charkoni, a block is never captured, and the colour's way
-/// round the loop changes with its first capture only for a step that goes
-/// round: `last` did not, or the colour has captured before); and
-/// `w` was listed before `last` by their parent, neither landing where the
-/// other starts or ends ([`listed_before`]). Then the parent searched `w`
-/// first and below it `last` was the same step to the same end.
-#[inline(always)]
-fn capture_met_before<const K: u8>(node: &Node, w: Word, last: Word) -> bool {
-    let [_, from, _, _, _, _, declare, _] = w.to_le_bytes();
-    let [_, last_from, last_to, ..] = last.to_le_bytes();
+/// Whether the step `w` of `node`, not quiet, taken after the quiet step
+/// from `last_from` to `last_to` (the step that reached `node`), reaches
+/// what their parent reached first: `w` was listed before that step by the
+/// parent, neither lands where the other starts or ends ([`listed_before`]),
+/// and `w` changes nothing the other depends on. Then the parent searched
+/// `w` first, and below it the other step was the same step to the same
+/// node. So it is for
+///
+/// - a block declared by a step that would be quiet without it ([`PLAIN`]),
+///   where the other step does not pass the block's square;
+/// - a step that declares nothing and leaves no block, not quiet only for
+///   landing on enemies: a capture changes nothing the other step depends on
+///   (captured pieces leave the board for the Charkoni, a block is never
+///   captured, and the colour's way round the loop changes with its first
+///   capture only for a step that goes round the loop's end: the other did
+///   not, or the colour has captured before).
+///
+/// (Out of line: it is asked only of steps that are not quiet.)
+#[inline(never)]
+fn met_before<const K: u8>(node: &Node, w: Word, last_from: u8, last_to: u8) -> bool {
+    let [_, from, q, _, _, _, declare, flags] = w.to_le_bytes();
+    if !listed_before(w, last_from, last_to) {
+        return false;
+    }
     let (pos, a) = (&node.pos, node.actor);
-    // (A first capture changes the colour's way round the loop: `last` is
-    // the same step after it only if it did not go round.)
-    declare == NO_DECLARATION
-        && (pos.captured.has(a) || last_from < last_to)
-        && !(stacks::<K>(DECLARE) && pos.is_block(a, from))
-        && listed_before(w, last_from, last_to)
+    if declare == BLOCK {
+        // Along the way from `last_from` to `last_to` (round the loop's end
+        // where `last_to` is less: then every square but those between is
+        // counted as passed, more than the way holds).
+        let passes = if last_from < last_to {
+            (last_from < q) & (q < last_to)
+        } else {
+            (q > last_from) | (q < last_to)
+        };
+        flags & PLAIN != 0 && !passes
+    } else {
+        declare == NO_DECLARATION
+            && (pos.captured.has(a) || last_from < last_to)
+            && !(stacks::<K>(DECLARE) && pos.is_block(a, from))
+    }
 }
 
 /// Room for the steps of the nodes on one path of the search: a node lists
@@ -742,7 +744,7 @@ impl Generator {
                 continue;
             }
             let [_, from, to, size, by, dice, _, flags] = w.to_le_bytes();
-            let left = after[(flags >> 1) as usize];
+            let left = after[(flags >> 1 & 3) as usize];
             if flags & QUIET != 0 {
                 if let Some((last_from, last_to)) = last {
                     if listed_before(w, last_from, last_to) {
@@ -794,6 +796,11 @@ impl Generator {
                     );
                 }
                 continue;
+            }
+            if let Some((last_from, last_to)) = last {
+                if met_before::<K>(node, w, last_from, last_to) {
+                    continue;
+                }
             }
             if left == 0 {
                 // A play that used everything: `dice_leaf` recognises it if
@@ -873,9 +880,7 @@ impl Generator {
                 let to = w.to_le_bytes()[2];
                 if here.declares && lands_on_single(pieces, size, to) {
                     self.last_step::<K>(node, &here, &ends, declared(w, SUPER), last);
-                    if !block_met_before(w, last) {
-                        self.last_step::<K>(node, &here, &ends, declared(w, BLOCK), last);
-                    }
+                    self.last_step::<K>(node, &here, &ends, declared(w, BLOCK), last);
                 } else {
                     self.last_step::<K>(node, &here, &ends, w, last);
                 }
@@ -957,8 +962,11 @@ impl Generator {
             }
             let pieces = moved(here.pieces, from, to, size);
             self.quiet_leaf(node, ends, pieces, step_of(w), here.table.start);
-        } else if !capture_met_before::<K>(node, w, last) {
-            self.full_leaf::<K>(node, w, here.table.obstacles.others);
+        } else {
+            let [_, last_from, last_to, ..] = last.to_le_bytes();
+            if !met_before::<K>(node, w, last_from, last_to) {
+                self.full_leaf::<K>(node, w, here.table.obstacles.others);
+            }
         }
     }
 

@@ -893,21 +893,23 @@ impl Generator {
     }
 
     /// Whether the child that the step `w` of a node reaches, declaring a
-    /// block with one die left, would only find plays found before, so that
-    /// it need not be searched. `steps`: the node's steps (a range of
+    /// block with dice left, would only find plays found before, so that it
+    /// need not be searched. `steps`: the node's steps (a range of
     /// `dice_words`). Where stacks split, it is so when:
     ///
     /// - the single `w` moves stood alone and lands on a single of its own;
-    /// - that single has a step with the die left: in the child it leaves
-    ///   the new block, and the super-piece declared instead (a step listed
-    ///   just before, searched first) split its top piece the same way to
-    ///   the same end; so the child is never stuck (no pass, no short play);
-    /// - no unit listed after the mover has a step with the die left: those
-    ///   would end plays first met here;
-    /// - every step with the die left of a unit listed before the mover is
+    /// - that single has a step with a die left: in the child it leaves the
+    ///   new block, and the super-piece declared instead (a step listed just
+    ///   before, searched first) split its top piece the same way to the
+    ///   same end ([`off_a_new_block`]); so the child is never stuck (no
+    ///   pass, no short play);
+    /// - no unit listed after the mover has a step with a die left: its
+    ///   first step could begin plays first met here;
+    /// - every step with a die left of a unit listed before the mover is
     ///   quiet and lands neither where the mover stood nor on the new block:
-    ///   taken first, it leaves the mover's step as it was, and the node's
-    ///   search of it (listed earlier) met that play first.
+    ///   taken first, it leaves the mover's step as it was and the mover's
+    ///   step leaves it as it was, and the node's search of it (listed
+    ///   earlier) met first every play the child begins with it.
     ///
     /// The child's steps can only be fewer than the node's: the new block
     /// stops others, and none lands where the mover stood but on its own.
@@ -923,15 +925,15 @@ impl Generator {
         if !stacks::<K>(DECLARE) || K & SPLIT == 0 || declare != BLOCK || size != 1 {
             return false;
         }
-        let offer = &self.dice.offers[left as usize];
-        if offer.dice[1] != 0 || count_at(here.pieces, mover) != 1 {
+        if count_at(here.pieces, mover) != 1 {
             return false;
         }
-        let die = offer.dice[0];
+        // The dice left (one or two; 0 for none).
+        let [d0, d1, _] = self.dice.offers[left as usize].dice;
         let mut leaves_block = false;
         for i in steps {
             let [_, from, to, _, by, dice, _, flags] = self.dice_words.get(i).to_le_bytes();
-            if by != die || dice != 1 || from == mover {
+            if (by != d0 && by != d1) || dice != 1 || from == mover {
                 continue;
             }
             if from == q {

@@ -806,7 +806,10 @@ impl Generator {
                 // A play that used everything: `dice_leaf` recognises it if
                 // another order reached it first, so it need not be remembered here.
                 self.full_leaf::<K>(node, w, obs.others);
-            } else if !self.block_finds_nothing::<K>(&here, first..first + count, w, left) {
+            } else if !(stacks::<K>(DECLARE)
+                && K & SPLIT != 0
+                && self.block_finds_nothing::<K>(&here, first..first + count, w, left))
+            {
                 self.full_child::<K>(node, w, obs.others, first..first + j, earlier.clone(), left);
             }
         }
@@ -913,7 +916,7 @@ impl Generator {
     ///
     /// The child's steps can only be fewer than the node's: the new block
     /// stops others, and none lands where the mover stood but on its own.
-    #[inline]
+    #[inline(never)]
     fn block_finds_nothing<const K: u8>(
         &self,
         here: &Here,

@@ -135,21 +135,40 @@ proptest! {
     /// steps, as the bots choose plays by their index.
     #[test]
     fn step_search_equals_plain_search_in_order((rules, players) in step_rules_strategy(), seed in any::<u64>(), turns in 0usize..200) {
-        let mut fast = Generator::new();
-        let mut plain = Generator::new();
-        let Some(pos) = position_after(rules, players, seed, seed, turns as u64, &mut fast) else {
-            return Ok(());
-        };
-        for (t, _) in distinct_throws(rules.faces).into_iter().step_by(2) {
-            let a = fast.generate(&pos, t).unwrap();
-            let b = plain.generate_reference(&pos, t).unwrap();
-            prop_assert_eq!(a, b, "{:?} {}", pos, t);
-            for i in 0..a {
-                prop_assert_eq!(fast.steps(i), plain.steps(i), "{:?} {} play {}", pos, t, i);
-                prop_assert_eq!(fast.position(i), plain.position(i), "{:?} {} play {}", pos, t, i);
-            }
+        in_order_as_the_plain_search(rules, players, seed, turns)?;
+    }
+}
+
+/// After `turns` turns of the game seeded `seed`, every other distinct throw
+/// lists the plain search's plays, in order and step for step.
+fn in_order_as_the_plain_search(
+    rules: Rules,
+    players: u8,
+    seed: u64,
+    turns: usize,
+) -> Result<(), TestCaseError> {
+    let mut fast = Generator::new();
+    let mut plain = Generator::new();
+    let Some(pos) = position_after(rules, players, seed, seed, turns as u64, &mut fast) else {
+        return Ok(());
+    };
+    for (t, _) in distinct_throws(rules.faces).into_iter().step_by(2) {
+        let a = fast.generate(&pos, t).unwrap();
+        let b = plain.generate_reference(&pos, t).unwrap();
+        prop_assert_eq!(a, b, "{:?} {}", pos, t);
+        for i in 0..a {
+            prop_assert_eq!(fast.steps(i), plain.steps(i), "{:?} {} play {}", pos, t, i);
+            prop_assert_eq!(
+                fast.position(i),
+                plain.position(i),
+                "{:?} {} play {}",
+                pos,
+                t,
+                i
+            );
         }
     }
+    Ok(())
 }
 
 /// The fast listing of the position `text` with throw `t`, checked against
@@ -258,4 +277,46 @@ fn a_block_whose_plays_were_all_met_before_lists_the_plain_searchs_plays() {
         })
         .count();
     assert!(blocks > 0, "some play declares a block");
+}
+
+/// `classic` with its structure changed (`split`, `blockade`, `tohd`,
+/// `safe`): the each-die search spares the steps that reach what an earlier
+/// order reached (a step off a new block, a block or capture listed before
+/// the step that reached the node, a block whose child finds nothing new)
+/// only where the rules make it so, and lists the plain search's plays in
+/// order, step for step, under every one of these.
+fn classic_structure_strategy() -> impl Strategy<Value = Rules> {
+    (
+        prop_oneof![Just("top"), Just("never")],
+        prop_oneof![Just("block"), Just("none"), Just("past-half")],
+        prop_oneof![Just("circle"), Just("home"), Just("off")],
+        prop_oneof![Just("none"), Just("castles")],
+        prop_oneof![Just("lost"), Just("partner")],
+    )
+        .prop_filter_map(
+            "options that conflict",
+            |(split, blockade, tohd, safe, unused)| {
+                let rules = Rules::preset(Preset::Classic)
+                    .with_options([
+                        ("split", split),
+                        ("blockade", blockade),
+                        ("tohd", tohd),
+                        ("safe", safe),
+                        ("unused", unused),
+                    ])
+                    .ok()?;
+                Position::new(rules, 4).ok()?;
+                Some(rules)
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(48), ..ProptestConfig::default() })]
+
+    /// Rules: see `classic_structure_strategy`.
+    #[test]
+    fn classic_structures_list_the_plain_searchs_plays(rules in classic_structure_strategy(), seed in any::<u64>(), turns in 0usize..220) {
+        in_order_as_the_plain_search(rules, 4, seed, turns)?;
+    }
 }

@@ -280,7 +280,7 @@ fn a_block_whose_plays_were_all_met_before_lists_the_plain_searchs_plays() {
 }
 
 /// `classic` with its structure changed (`split`, `blockade`, `tohd`,
-/// `safe`): the each-die search spares the steps that reach what an earlier
+/// `safe`, `unused`): the each-die search spares the steps that reach what an earlier
 /// order reached (a step off a new block, a block or capture listed before
 /// the step that reached the node, a block whose child finds nothing new)
 /// only where the rules make it so, and lists the plain search's plays in

@@ -568,7 +568,7 @@ fn moved(pieces: [u8; 4], from: u8, to: u8, size: u8) -> [u8; 4] {
 /// does not pass), and the search need not take it.
 #[inline(always)]
 fn off_a_new_block<const K: u8>(node: &Node, w: Word) -> bool {
-    if !stacks::<K>(DECLARE) || K & SPLIT == 0 {
+    if !declared_and_split::<K>() {
         return false;
     }
     let from = w.to_le_bytes()[1];
@@ -598,6 +598,14 @@ fn kind_of(node: &Node) -> u8 {
         Stacking::Declare => DECLARE,
     };
     s | if r.split == Split::Top { SPLIT } else { 0 }
+}
+
+/// Whether `K` declares super-pieces and blocks and its stacks split
+/// (`stacking=declare`, `split=top`): where a step off a block made this
+/// turn reaches what the super-piece declared instead reached.
+#[inline(always)]
+const fn declared_and_split<const K: u8>() -> bool {
+    stacks::<K>(DECLARE) && K & SPLIT != 0
 }
 
 /// Whether `K` stacks as `s`.
@@ -806,8 +814,7 @@ impl Generator {
                 // A play that used everything: `dice_leaf` recognises it if
                 // another order reached it first, so it need not be remembered here.
                 self.full_leaf::<K>(node, w, obs.others);
-            } else if !(stacks::<K>(DECLARE)
-                && K & SPLIT != 0
+            } else if !(declared_and_split::<K>()
                 && self.block_finds_nothing::<K>(&here, first..first + count, w, left))
             {
                 self.full_child::<K>(node, w, obs.others, first..first + j, earlier.clone(), left);
@@ -925,7 +932,7 @@ impl Generator {
         left: u8,
     ) -> bool {
         let [_, mover, q, size, _, _, declare, _] = w.to_le_bytes();
-        if !stacks::<K>(DECLARE) || K & SPLIT == 0 || declare != BLOCK || size != 1 {
+        if !declared_and_split::<K>() || declare != BLOCK || size != 1 {
             return false;
         }
         if count_at(here.pieces, mover) != 1 {

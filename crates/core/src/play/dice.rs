@@ -734,10 +734,12 @@ impl Generator {
         }
         let offers = &self.dice.offers;
         let after = offers[mask as usize].after;
-        // Where the last step came from and went, if it was quiet.
-        let last = match self.dice_path.last() {
-            Some(s) if by_quiet => Some((s.from, s.to)),
-            _ => None,
+        // Where the last step came from and went, if it was quiet; else
+        // (0, 0), before which no unit is listed (`listed_before` is
+        // false): no branch on which it is.
+        let (last_from, last_to) = match self.dice_path.last() {
+            Some(s) if by_quiet => (s.from, s.to),
+            _ => (0, 0),
         };
         // What a quiet step leaves as it is, for the plays it ends.
         let mut ends: Option<Ends> = None;
@@ -754,10 +756,8 @@ impl Generator {
             let [_, from, to, size, by, dice, _, flags] = w.to_le_bytes();
             let left = after[(flags >> 1 & 3) as usize];
             if flags & QUIET != 0 {
-                if let Some((last_from, last_to)) = last {
-                    if listed_before(w, last_from, last_to) {
-                        continue;
-                    }
+                if listed_before(w, last_from, last_to) {
+                    continue;
                 }
                 let pieces = moved(here.pieces, from, to, size);
                 if left == 0 {
@@ -770,15 +770,8 @@ impl Generator {
                     continue;
                 }
                 // Only the actor's pieces and the dice change (a node met
-                // before by the pieces and dice alone is not made at all).
+                // before by the pieces and dice alone is not searched again).
                 let dice_left = self.dice.offers[left as usize].dice;
-                if start
-                    && !self
-                        .seen
-                        .insert_moving(u32::from_le_bytes(pieces), dice_left)
-                {
-                    continue;
-                }
                 let mut child = *node;
                 child.pos.pieces[ai] = pieces;
                 child.dice = dice_left;
@@ -788,12 +781,22 @@ impl Generator {
                     // One die left: every step ends a play, and a second
                     // order of two steps ends where the first did (`found`
                     // recognises it), so no step need be marked as one.
-                    if start || self.seen.insert(child.key()) {
+                    let new = if start {
+                        self.seen
+                            .insert_moving(u32::from_le_bytes(pieces), dice_left)
+                    } else {
+                        self.seen.insert(child.key())
+                    };
+                    if new {
                         self.dice_path.push(step_of(w));
                         self.last_die::<K>(&child, left, table, w);
                         self.dice_path.pop();
                     }
                 } else if start || self.seen.insert(child.key()) {
+                    // (Two dice left under the start's table: the node is a
+                    // child of the start, as a throw has three dice, and the
+                    // start's steps reach different nodes; it is new, and no
+                    // other path meets it, so it is not remembered.)
                     self.descend::<K>(
                         first..first + j,
                         w,
@@ -805,10 +808,9 @@ impl Generator {
                 }
                 continue;
             }
-            if let Some((last_from, last_to)) = last {
-                if met_before::<K>(node, w, last_from, last_to) {
-                    continue;
-                }
+            if listed_before(w, last_from, last_to) && met_before::<K>(node, w, last_from, last_to)
+            {
+                continue;
             }
             if left == 0 {
                 // A play that used everything: `dice_leaf` recognises it if

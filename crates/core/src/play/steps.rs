@@ -416,15 +416,21 @@ fn round_again(from: u8, by: u8) -> u8 {
 }
 
 /// The squares a step from `from` by `by` passes, as progress values
-/// (`circles`: the piece goes round the loop again).
+/// (`circles`: the piece goes round the loop again): `from + 1` to
+/// `from + by - 1`, none for a step of one, those past the loop's end
+/// folded back to its start where the piece circles. Without a branch on
+/// the step (which the processor cannot foresee): a step of one passes
+/// nothing, and the start is progress 0.
 #[inline(always)]
 fn passed(from: u8, by: u8, circles: bool) -> u128 {
-    if from == START {
-        span(1, by - 1)
-    } else if circles && from + by - 1 > LOOP_END {
-        span(from + 1, LOOP_END) | span(LOOP_END + 1 - LOOP_LEN, from + by - 1 - LOOP_LEN)
+    let n = u32::from(by.saturating_sub(1)).min(127);
+    let line = ((1u128 << n) - 1).wrapping_shl(u32::from(from) + 1);
+    let past = line >> (LOOP_END + 1);
+    let folded = (line & span(0, LOOP_END)) | past << (LOOP_END + 1 - LOOP_LEN);
+    if circles {
+        folded
     } else {
-        span(from + 1, from + by - 1)
+        line
     }
 }
 
@@ -466,7 +472,7 @@ macro_rules! destination_fn {
         }
         q
     };
-    if obstacles.any && by > 1 && obstacles.mask[unit.size.min(4) as usize] & passed(from, by, circles) != 0 {
+    if obstacles.any && obstacles.mask[unit.size.min(4) as usize] & passed(from, by, circles) != 0 {
         return None;
     }
     if q == HOME {
@@ -570,7 +576,7 @@ impl SingleSteps {
             }
             q
         };
-        if obstacles.any && by > 1 && obstacles.mask[1] & passed(from, by, circles) != 0 {
+        if obstacles.any && obstacles.mask[1] & passed(from, by, circles) != 0 {
             return None;
         }
         if q == HOME {
@@ -904,4 +910,37 @@ pub(crate) fn is_dead(pos: &Position) -> bool {
         }
     }
     !pos.present.iter().any(|c| can_ever_move(pos, c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `passed` without a branch is the squares between, as spans: every
+    /// start, distance and way round the loop.
+    #[test]
+    fn passed_is_the_squares_between() {
+        for from in START..HOME {
+            for by in 1..=24u8 {
+                for circles in [false, true] {
+                    let circles = circles && from != START && from <= LOOP_END;
+                    let spans = if by == 1 {
+                        0
+                    } else if from == START {
+                        span(1, by - 1)
+                    } else if circles && from + by - 1 > LOOP_END {
+                        span(from + 1, LOOP_END)
+                            | span(LOOP_END + 1 - LOOP_LEN, from + by - 1 - LOOP_LEN)
+                    } else {
+                        span(from + 1, from + by - 1)
+                    };
+                    assert_eq!(
+                        passed(from, by, circles),
+                        spans,
+                        "{from} by {by}, {circles}"
+                    );
+                }
+            }
+        }
+    }
 }

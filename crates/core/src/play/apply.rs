@@ -245,26 +245,42 @@ pub(crate) fn finish_in(pos: &mut Position, actor: Colour, captured_any: bool) {
 /// through it (not formed in it) are a turn older, the turn's marks are cleared.
 #[inline(always)]
 fn aged(pos: &Position, mover: Colour) -> [[u8; 2]; 4] {
-    if pos.blocks == [[0; 2]; 4] {
-        return [[0; 2]; 4];
-    }
-    let mut ages = pos.ages;
-    for (c, (ages, blocks)) in ages.iter_mut().zip(&pos.blocks).enumerate() {
-        for (age, block) in ages.iter_mut().zip(blocks) {
-            if *block == 0 {
-                *age = 0;
-                continue;
-            }
-            let fresh = *age & FRESH != 0;
-            let years = *age & !FRESH;
-            *age = if c == mover.index() && !fresh {
-                (years + 1).min(MAX_AGE)
-            } else {
-                years
-            };
-        }
-    }
-    ages
+    let word = aged_word(pairs(&pos.blocks), pairs(&pos.ages), mover.index());
+    let b = word.to_le_bytes();
+    [[b[0], b[1]], [b[2], b[3]], [b[4], b[5]], [b[6], b[7]]]
+}
+
+/// Eight pairs of bytes (a colour's blocks or their ages) in one word, the
+/// first colour's lowest.
+#[inline(always)]
+fn pairs(x: &[[u8; 2]; 4]) -> u64 {
+    u64::from_le_bytes([
+        x[0][0], x[0][1], x[1][0], x[1][1], x[2][0], x[2][1], x[3][0], x[3][1],
+    ])
+}
+
+/// [`aged`] on the words of [`pairs`] (`mover`: the colour's index), a byte
+/// at a time in one word, without a branch on where blocks stand or how old
+/// they are (the processor cannot foresee them): where no block stands the
+/// age is 0; the mover's blocks not formed this turn are a turn older, at
+/// most [`MAX_AGE`]; [`FRESH`] marks are cleared.
+#[inline(always)]
+fn aged_word(blocks: u64, ages: u64, mover: usize) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = ONES * FRESH as u64;
+    // Per byte, 1 where a block stands, where its age is not marked fresh,
+    // where it is the mover's.
+    let stands = ((((blocks & LOW) + LOW) | blocks) & HIGH) >> 7;
+    let old = ((ages & HIGH) ^ HIGH) >> 7;
+    let mover = ONES & 0xffff << (16 * (mover & 3));
+    let years = ages & LOW;
+    // Years of at least MAX_AGE (below 128: no carry between bytes).
+    let oldest = ((years + ONES * u64::from(0x80 - MAX_AGE)) & HIGH) >> 7;
+    let older = stands & old & mover;
+    let capped = (older & oldest) * 0xff;
+    let out = ((years + (older & !oldest)) & !capped) | (capped & (ONES * u64::from(MAX_AGE)));
+    out & (stands * 0xff)
 }
 
 /// A key of the position a turn ending at `node` leads to, made without ending
@@ -295,18 +311,11 @@ pub(crate) fn end_key_of(pos: &Position, actor: Colour, captured_any: bool) -> P
         }
         all = pieces_word(&p);
     }
-    let pairs = |x: &[[u8; 2]; 4]| {
-        (u16::from_le_bytes(x[0]) as u64)
-            | (u16::from_le_bytes(x[1]) as u64) << 16
-            | (u16::from_le_bytes(x[2]) as u64) << 32
-            | (u16::from_le_bytes(x[3]) as u64) << 48
-    };
-    let blocks = if pos.blocks == [[0; 2]; 4] {
-        0
-    } else {
-        let mover = pos.to_move.unwrap_or(actor);
-        (pairs(&pos.blocks) as u128) | (pairs(&aged(pos, mover)) as u128) << 64
-    };
+    // Without a branch on whether blocks stand (none: 0, as ages go with blocks).
+    let mover = pos.to_move.unwrap_or(actor);
+    let standing = pairs(&pos.blocks);
+    let blocks =
+        standing as u128 | (aged_word(standing, pairs(&pos.ages), mover.index()) as u128) << 64;
     (all, blocks, end_tail(pos.captured, captured_any))
 }
 
@@ -358,6 +367,62 @@ pub(crate) fn capture_marks(pos: &Position, throw: Throw, steps: &[Step]) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`aged`] as it was written, a block at a time.
+    fn aged_by_blocks(pos: &Position, mover: Colour) -> [[u8; 2]; 4] {
+        if pos.blocks == [[0; 2]; 4] {
+            return [[0; 2]; 4];
+        }
+        let mut ages = pos.ages;
+        for (c, (ages, blocks)) in ages.iter_mut().zip(&pos.blocks).enumerate() {
+            for (age, block) in ages.iter_mut().zip(blocks) {
+                if *block == 0 {
+                    *age = 0;
+                    continue;
+                }
+                let fresh = *age & FRESH != 0;
+                let years = *age & !FRESH;
+                *age = if c == mover.index() && !fresh {
+                    (years + 1).min(MAX_AGE)
+                } else {
+                    years
+                };
+            }
+        }
+        ages
+    }
+
+    /// Ageing a byte at a time in one word is ageing a block at a time, for
+    /// blocks standing or not, every age (marked fresh or not, at the most
+    /// and above it) and every mover.
+    #[test]
+    fn ageing_in_one_word_is_ageing_each_block() {
+        let mut pos =
+            Position::new(crate::Rules::preset(crate::Preset::Classic), 4).expect("start");
+        let ages = [0u8, 1, 2, 50, 97, 98, 99, 100, 127];
+        let mut seed = 7u64;
+        for _ in 0..200_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let r = seed.to_le_bytes();
+            for i in 0..8 {
+                let (c, k) = (i / 2, i % 2);
+                pos.blocks[c][k] = if r[i] & 1 == 0 { 0 } else { r[i] >> 1 };
+                let fresh = if r[(i + 3) % 8] & 2 == 0 { 0 } else { FRESH };
+                pos.ages[c][k] = ages[(r[(i + 5) % 8] as usize) % ages.len()] | fresh;
+            }
+            for mover in Colour::ALL {
+                assert_eq!(
+                    aged(&pos, mover),
+                    aged_by_blocks(&pos, mover),
+                    "{:?} {:?}",
+                    pos.blocks,
+                    pos.ages
+                );
+            }
+        }
+    }
 
     /// `take_dice` leaves what zeroing the first `count` dice of `per` pips
     /// and sorting the dice again leaves, for every throw part-used as a

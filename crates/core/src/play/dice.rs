@@ -1025,7 +1025,27 @@ impl Generator {
             return;
         }
         let child = apply_among(node, &step_of(w), others);
-        if self.seen.insert(child.key()) {
+        if !self.seen.insert(child.key()) {
+            return;
+        }
+        if self.dice.offers[left as usize].dice[1] == 0 {
+            // One die left: its steps are taken as they are found, as after
+            // a quiet step ([`Generator::last_die`]), on the child's own
+            // table; no step is listed before the one that reached it (no
+            // step commutes with a step that is not quiet: `(0, 0)`).
+            let (generation, table) = self.obstacles.table(&child);
+            let copied = *table;
+            self.dice_path.push(step_of(w));
+            let table = Table {
+                generation,
+                obstacles: &copied,
+                foes: foes(&child, copied.others),
+                bank: self.dice_path.len.min(BANKS - 1) * BANK_LEN,
+                start: false,
+            };
+            self.last_die::<K>(&child, left, table, 0);
+            self.dice_path.pop();
+        } else {
             self.descend::<K>(before, w, earlier, &child, left, None);
         }
     }

@@ -176,7 +176,8 @@ impl EndKeys {
     /// with it if it is.
     #[inline(always)]
     pub(crate) fn entry(&mut self, key: Key, value: u32) -> Option<u32> {
-        if key.0 & !self.lane() == self.base.0 && key.1 == self.base.1 && key.2 == self.base.2 {
+        // (Each test evaluated: one branch on the answer.)
+        if (key.0 & !self.lane() == self.base.0) & (key.1 == self.base.1) & (key.2 == self.base.2) {
             self.moving.entry((key.0 >> self.shift) as u32, value)
         } else {
             self.whole.entry(key, value)
@@ -240,9 +241,10 @@ impl NodeKeys {
     /// Adds a node's key; whether it was not there yet.
     #[inline]
     pub(crate) fn insert(&mut self, key: Key) -> bool {
-        if key.0 & !self.lane() == self.base.0
-            && key.1 == self.base.1
-            && key.2 & STEADY == self.base.2
+        // (Each test evaluated: one branch on the answer.)
+        if (key.0 & !self.lane() == self.base.0)
+            & (key.1 == self.base.1)
+            & (key.2 & STEADY == self.base.2)
         {
             // The dice left are the low three bytes of the last word.
             let [d0, d1, d2, ..] = key.2.to_le_bytes();

@@ -27,9 +27,10 @@ pub(crate) fn obstacles(pos: &Position, a: Colour) -> Obstacles {
     let them = pos.present.0 & !(1 << a.index());
     let mut others = 0u128;
     for c in 0..4 {
-        if them & (1 << c) != 0 {
-            others |= squares_of(pos, c);
-        }
+        // Every colour's squares, kept where the colour is another present
+        // (without a branch on which colours those are).
+        let keep = 0u128.wrapping_sub(u128::from((them >> c) & 1));
+        others |= squares_of(pos, c) & keep;
     }
     // Only a square of two or more enemy pieces with none short of half way
     // (or at the loop's end) can be a blockade: the squares of two or more

@@ -450,22 +450,27 @@ macro_rules! destination_fn {
         return None;
     }
     // Whether the unit goes round the loop again instead of turning home.
-    let circles =
-        from != START && from <= LOOP_END && rules.tohd == Tohd::Circle && !pos.captured.has(a);
+    // (Each test evaluated, `&` and `|` rather than `&&` and `||`: one
+    // branch on the answer, which the processor cannot foresee, rather than
+    // one a test.)
+    let circles = (from != START)
+        & (from <= LOOP_END)
+        & (rules.tohd == Tohd::Circle)
+        & !pos.captured.has(a);
     let q = if from == START {
         by
     } else if circles {
         round_again(from, by)
     } else {
         let q = from + by;
-        if q > HOME || (q == HOME && rules.tohd != Tohd::Off && !pos.captured.has(a)) {
+        if (q > HOME) | ((q == HOME) & (rules.tohd != Tohd::Off) & !pos.captured.has(a)) {
             return None;
         }
-        if pos.teams && rules.order != Order::Off {
+        // Where the colour would finish, whether its team's order holds it back.
+        let finishes = (q == HOME) | ((rules.order == Order::Column) & (q > LOOP_END));
+        if pos.teams & (rules.order != Order::Off) & finishes {
             if let Some(first) = a.waits_for() {
-                if (q == HOME || (rules.order == Order::Column && q > LOOP_END))
-                    && !all_home(pos, first)
-                {
+                if !all_home(pos, first) {
                     return None;
                 }
             }

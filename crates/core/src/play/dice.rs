@@ -22,8 +22,8 @@
 //!   second orders are marked as the search goes down, except under the
 //!   start's table, where a node is kept by the mover's pieces and the dice
 //!   left and the set of nodes met recognises them for less.
-//! - A node with one die left reached by a quiet step (most nodes) takes
-//!   its steps as it finds them, each ending a play ([`Generator::last_die`]).
+//! - A node with one die left (most nodes) takes its steps as it finds
+//!   them, each ending a play ([`Generator::last_die`]).
 //!
 //! `tests/fast_paths.rs` checks it against the reference search, play for play
 //! and step for step, under many options.
@@ -826,11 +826,12 @@ impl Generator {
     }
 
     /// [`Generator::search_dice_with`] of a node with one die left reached
-    /// by the quiet step `last` (its parent's `table` is kept): every step
-    /// ends a play, so the steps are taken as they are found, in the
-    /// search's order, without being listed first, and none is marked as a
-    /// second order (the order of units recognises most of those, the plays
-    /// found the rest).
+    /// by the quiet step `last` (its parent's `table` is kept), or by a step
+    /// that is not quiet (`last` 0: no step is listed before it; `table` the
+    /// node's own): every step ends a play, so the steps are taken as they
+    /// are found, in the search's order, without being listed first, and
+    /// none is marked as a second order (the order of units recognises most
+    /// of those, the plays found the rest).
     #[inline(always)]
     fn last_die<const K: u8>(&mut self, node: &Node, mask: u8, table: Table, last: Word) {
         let offer = self.dice.offers[mask as usize];

@@ -451,6 +451,29 @@ struct Table<'a> {
     start: bool,
 }
 
+impl<'a> Table<'a> {
+    /// The table of `node`'s own obstacles (copied out of the cache, with
+    /// their `generation`), `depth` steps into the listing: its remembered
+    /// steps go to the start's bank at the start and to the other below it
+    /// (a start that passes needs its own no more).
+    #[inline(always)]
+    fn own(
+        node: &Node,
+        generation: u32,
+        obstacles: &'a Obstacles,
+        depth: usize,
+        start: bool,
+    ) -> Table<'a> {
+        Table {
+            generation,
+            obstacles,
+            foes: foes(node, obstacles.others),
+            bank: depth.min(BANKS - 1) * BANK_LEN,
+            start,
+        }
+    }
+}
+
 /// What the steps of one node share.
 struct Here<'a> {
     node: &'a Node,
@@ -705,15 +728,7 @@ impl Generator {
             None => {
                 let (generation, table) = self.obstacles.table(node);
                 copied = *table;
-                Table {
-                    generation,
-                    obstacles: &copied,
-                    foes: foes(node, copied.others),
-                    // Not the start's bank below the start (a start that
-                    // passes needs its own no more).
-                    bank: self.dice_path.len.min(BANKS - 1) * BANK_LEN,
-                    start: is_start,
-                }
+                Table::own(node, generation, &copied, self.dice_path.len, is_start)
             }
         };
         let (obs, start) = (table.obstacles, table.start);
@@ -1037,13 +1052,7 @@ impl Generator {
             let (generation, table) = self.obstacles.table(&child);
             let copied = *table;
             self.dice_path.push(step_of(w));
-            let table = Table {
-                generation,
-                obstacles: &copied,
-                foes: foes(&child, copied.others),
-                bank: self.dice_path.len.min(BANKS - 1) * BANK_LEN,
-                start: false,
-            };
+            let table = Table::own(&child, generation, &copied, self.dice_path.len, false);
             self.last_die::<K>(&child, left, table, 0);
             self.dice_path.pop();
         } else {

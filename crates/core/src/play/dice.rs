@@ -24,6 +24,10 @@
 //!   left and the set of nodes met recognises them for less.
 //! - A node with one die left (most nodes) takes its steps as it finds
 //!   them, each ending a play ([`Generator::last_die`]).
+//! - A block declared by a step that would be quiet without it, with one
+//!   die left, changes nothing a step depends on but the block's square:
+//!   the child takes its parent's remembered steps with the block put in
+//!   their way ([`Table::with_block`]) instead of a table of its own.
 //!
 //! `tests/fast_paths.rs` checks it against the reference search, play for play
 //! and step for step, under many options.
@@ -32,7 +36,7 @@ use core::ops::Range;
 
 use crate::board::{self, HOME, START};
 use crate::position::sort4;
-use crate::rules::{Split, Stacking};
+use crate::rules::{Blockade, Split, Stacking};
 use crate::step::{Declare, Step};
 use crate::Colour;
 
@@ -40,7 +44,7 @@ use super::apply::{apply_among, bytes_equal, equal_bytes, replace_first};
 use super::generator::{Ends, Generator, NO_STEP};
 use super::node::Node;
 use super::obstacles::Obstacles;
-use super::steps::{destination, Unit};
+use super::steps::{destination, passed, Unit};
 use super::FRESH;
 
 /// A step in one word for quick comparison inside one search: its fields in
@@ -411,9 +415,9 @@ impl DiceSearch {
 
     /// The step of a unit with the distance of a slot (`dice` dice), without
     /// a declaration, as a word (0: it may not), remembered under the
-    /// generation of `here`'s obstacle table.
+    /// generation of `here`'s obstacle table (as its `base` has it).
     #[inline(always)]
-    fn check(&mut self, here: &Here, unit: &Unit, by: u8, dice: u8, slot: u8) -> Word {
+    fn remembered(&mut self, here: &Here, unit: &Unit, by: u8, dice: u8, slot: u8) -> Word {
         let kind = (unit.size as usize - 1) * 2 + unit.group_pair as usize;
         let i = here.table.bank + (unit.from as usize * KINDS + kind) * SLOTS + slot as usize;
         if let Some(&(stamp, w)) = self.memo.get(i) {
@@ -421,7 +425,7 @@ impl DiceSearch {
                 return w;
             }
         }
-        let w = match destination(here.node, here.table.obstacles, unit, by) {
+        let w = match destination(here.table.base, here.table.obstacles, unit, by) {
             Some(to) if to != 0 => here.word(unit, to, by, dice, slot),
             _ => 0,
         };
@@ -429,6 +433,25 @@ impl DiceSearch {
             *slot = (here.table.generation, w);
         }
         w
+    }
+
+    /// [`DiceSearch::remembered`] as `here`'s table has it, with its block
+    /// where `B` says it may have one (see [`Table::with_block`]; the
+    /// search's own nodes never do, and do not ask).
+    #[inline(always)]
+    fn check<const B: bool>(
+        &mut self,
+        here: &Here,
+        unit: &Unit,
+        by: u8,
+        dice: u8,
+        slot: u8,
+    ) -> Word {
+        let w = self.remembered(here, unit, by, dice, slot);
+        match here.table.block {
+            q if B && q != 0 => with_block(w, unit.from, q, here.table.block_stops),
+            _ => w,
+        }
     }
 }
 
@@ -449,6 +472,16 @@ struct Table<'a> {
     /// through quiet steps): they are remembered by those alone (see
     /// [`NodeKeys`]).
     start: bool,
+    /// A node of the table as its generation holds it: its steps are the
+    /// ones remembered (see [`Table::with_block`]).
+    base: &'a Node,
+    /// A block of the actor's that `obstacles` does not hold, declared by a
+    /// step that was quiet without it (its progress; 0: none, as a block
+    /// never stands in the Charkoni): see [`Table::with_block`].
+    block: u8,
+    /// Whether that block stops the steps that would pass it
+    /// (`blockade=block`; landing on it no step may).
+    block_stops: bool,
 }
 
 impl<'a> Table<'a> {
@@ -458,7 +491,7 @@ impl<'a> Table<'a> {
     /// (a start that passes needs its own no more).
     #[inline(always)]
     fn own(
-        node: &Node,
+        node: &'a Node,
         generation: u32,
         obstacles: &'a Obstacles,
         depth: usize,
@@ -470,7 +503,47 @@ impl<'a> Table<'a> {
             foes: foes(node, obstacles.others),
             bank: depth.min(BANKS - 1) * BANK_LEN,
             start,
+            base: node,
+            block: 0,
+            block_stops: false,
         }
+    }
+
+    /// The table of the child of one of this table's nodes where a single
+    /// of the actor's landed on another and declared a block at `q`, a
+    /// step quiet but for the declaration ([`PLAIN`]): nothing else that a
+    /// step depends on changed (no enemy moved, no block was left, no
+    /// capture), so the child's steps are this table's remembered ones
+    /// with the block put in their way ([`with_block`]), and the child
+    /// makes no table of its own, nor checks its steps afresh.
+    #[inline(always)]
+    fn with_block(self, q: u8) -> Table<'a> {
+        Table {
+            start: false,
+            block: q,
+            block_stops: self.base.pos.rules.blockade == Blockade::Block,
+            ..self
+        }
+    }
+}
+
+/// The step `w` of a unit at `from` as a [`Table::with_block`] at `q` has
+/// it, from the step without the block: a piece of the block leaves it
+/// (so the step is no longer quiet), no step may land on it, and where
+/// blocks stop the way (`stops`) none may pass it.
+#[inline(always)]
+fn with_block(w: Word, from: u8, q: u8, stops: bool) -> Word {
+    if from == q {
+        return w & !(Word::from(QUIET) << 56);
+    }
+    let [_, _, to, _, by, ..] = w.to_le_bytes();
+    // Where a step went round the loop's end, it lands short of where it
+    // started.
+    let passes = (passed(from, by, to < from) >> q) & 1 != 0;
+    if (passes & stops) | (to == q) {
+        0
+    } else {
+        w
     }
 }
 
@@ -493,7 +566,7 @@ impl Here<'_> {
     fn word(&self, unit: &Unit, to: u8, by: u8, dice: u8, slot: u8) -> Word {
         let a = self.node.actor;
         let alone = to == HOME || (self.table.foes >> board::sq(a.index(), to)) & 1 == 0;
-        let blocks = self.declares && self.node.pos.is_block(a, unit.from);
+        let blocks = self.declares && self.table.base.pos.is_block(a, unit.from);
         let quiet = if alone && !blocks { QUIET } else { 0 };
         u64::from_le_bytes([
             self.colour,
@@ -515,7 +588,7 @@ impl DiceSearch {
         let mut push = |w: Word| out.push(w);
         if unit.group_pair {
             if offer.pair != 0 {
-                let w = self.check(here, &unit, offer.pair, 2, PAIR_SLOT);
+                let w = self.check::<false>(here, &unit, offer.pair, 2, PAIR_SLOT);
                 if w != 0 {
                     // A group never lands on a single to declare.
                     push(w);
@@ -524,7 +597,7 @@ impl DiceSearch {
             return;
         }
         for &(by, slot) in &offer.singles[..offer.count as usize] {
-            let w = self.check(here, &unit, by, 1, slot);
+            let w = self.check::<false>(here, &unit, by, 1, slot);
             if w == 0 {
                 continue;
             }
@@ -804,7 +877,7 @@ impl Generator {
                     };
                     if new {
                         self.dice_path.push(step_of(w));
-                        self.last_die::<K>(&child, left, table, w);
+                        self.last_die::<K, false>(&child, left, table, w);
                         self.dice_path.pop();
                     }
                 } else if start || self.seen.insert(child.key()) {
@@ -834,7 +907,7 @@ impl Generator {
             } else if !(declared_and_split::<K>()
                 && self.block_finds_nothing::<K>(&here, first..first + count, w, left))
             {
-                self.full_child::<K>(node, w, obs.others, first..first + j, earlier.clone(), left);
+                self.full_child::<K>(node, w, table, first..first + j, earlier.clone(), left);
             }
         }
         self.dice_words.truncate(first);
@@ -848,7 +921,13 @@ impl Generator {
     /// none is marked as a second order (the order of units recognises most
     /// of those, the plays found the rest).
     #[inline(always)]
-    fn last_die<const K: u8>(&mut self, node: &Node, mask: u8, table: Table, last: Word) {
+    fn last_die<const K: u8, const B: bool>(
+        &mut self,
+        node: &Node,
+        mask: u8,
+        table: Table,
+        last: Word,
+    ) {
         let offer = self.dice.offers[mask as usize];
         let (by, slot) = offer.singles[0];
         let ai = node.actor.index();
@@ -900,7 +979,7 @@ impl Generator {
                     size,
                     group_pair: false,
                 };
-                let w = self.dice.check(&here, &unit, by, 1, slot);
+                let w = self.dice.check::<B>(&here, &unit, by, 1, slot);
                 if w == 0 {
                     continue;
                 }
@@ -1032,7 +1111,7 @@ impl Generator {
         &mut self,
         node: &Node,
         w: Word,
-        others: u128,
+        table: Table,
         before: Range<usize>,
         earlier: Range<usize>,
         left: u8,
@@ -1040,20 +1119,28 @@ impl Generator {
         if off_a_new_block::<K>(node, w) {
             return;
         }
-        let child = apply_among(node, &step_of(w), others);
+        let child = apply_among(node, &step_of(w), table.obstacles.others);
         if !self.seen.insert(child.key()) {
             return;
         }
         if self.dice.offers[left as usize].dice[1] == 0 {
             // One die left: its steps are taken as they are found, as after
             // a quiet step ([`Generator::last_die`]), on the child's own
-            // table; no step is listed before the one that reached it (no
-            // step commutes with a step that is not quiet: `(0, 0)`).
-            let (generation, table) = self.obstacles.table(&child);
-            let copied = *table;
+            // table, made from this one where the step declared a block
+            // and would be quiet without it (see [`Table::with_block`]); no
+            // step is listed before the one that reached it (no step
+            // commutes with a step that is not quiet: `(0, 0)`).
+            let [_, _, q, _, _, _, declare, flags] = w.to_le_bytes();
             self.dice_path.push(step_of(w));
-            let table = Table::own(&child, generation, &copied, self.dice_path.len, false);
-            self.last_die::<K>(&child, left, table, 0);
+            match declare == BLOCK && flags & PLAIN != 0 && table.block == 0 {
+                true => self.last_die::<K, true>(&child, left, table.with_block(q), 0),
+                false => {
+                    let (generation, table) = self.obstacles.table(&child);
+                    let copied = *table;
+                    let table = Table::own(&child, generation, &copied, self.dice_path.len, false);
+                    self.last_die::<K, true>(&child, left, table, 0);
+                }
+            }
             self.dice_path.pop();
         } else {
             self.descend::<K>(before, w, earlier, &child, left, None);

@@ -422,7 +422,7 @@ fn round_again(from: u8, by: u8) -> u8 {
 /// the step (which the processor cannot foresee): a step of one passes
 /// nothing, and the start is progress 0.
 #[inline(always)]
-fn passed(from: u8, by: u8, circles: bool) -> u128 {
+pub(super) fn passed(from: u8, by: u8, circles: bool) -> u128 {
     let n = u32::from(by.saturating_sub(1)).min(127);
     let line = ((1u128 << n) - 1).wrapping_shl(u32::from(from) + 1);
     let past = line >> (LOOP_END + 1);

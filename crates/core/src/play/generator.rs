@@ -21,7 +21,7 @@ use super::node::{broken, overdue, Node, Part, Usage};
 use super::obstacles::ObstacleCache;
 use super::plans::{PlanStart, Plans};
 use super::split_total::total_fast;
-use super::steps::{for_each_step_remembered, for_each_step_with, StepMemo};
+use super::steps::{for_each_step_remembered, for_each_step_with, has_any_step_with, StepMemo};
 use super::{Play, PlayError};
 
 /// A step in one word for quick comparison inside one search: its fields in
@@ -209,7 +209,15 @@ impl Generator {
         throw: Throw,
         fast: bool,
     ) -> Result<usize, PlayError> {
-        let node = Node::start(pos, throw)?;
+        let node = Node::begin(pos, throw)?;
+        let wrapped = self.obstacles.reset();
+        // The thrower's obstacles are the search's first table: found once
+        // (`Node::settle` would find them for itself).
+        let node = if node.may_pass() && !has_any_step_with(&node, self.obstacles.table(&node).1) {
+            node.passed()
+        } else {
+            node
+        };
         self.start = Some(*pos);
         self.alive = OnceCell::new();
         self.seen.begin(node.key(), node.actor.index());
@@ -220,7 +228,6 @@ impl Generator {
         self.words.clear();
         self.dice_words.truncate(0);
         self.prune = fast;
-        let wrapped = self.obstacles.reset();
         if wrapped {
             self.memo = StepMemo::default();
         }

@@ -1131,8 +1131,10 @@ impl Generator {
             // step is listed before the one that reached it (no step
             // commutes with a step that is not quiet: `(0, 0)`).
             let [_, _, q, _, _, _, declare, flags] = w.to_le_bytes();
+            // (The search's own tables never hold a block of their own.)
+            debug_assert_eq!(table.block, 0);
             self.dice_path.push(step_of(w));
-            match declare == BLOCK && flags & PLAIN != 0 && table.block == 0 {
+            match declare == BLOCK && flags & PLAIN != 0 {
                 true => self.last_die::<K, true>(&child, left, table.with_block(q), 0),
                 false => {
                     let (generation, table) = self.obstacles.table(&child);

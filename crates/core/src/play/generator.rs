@@ -213,11 +213,8 @@ impl Generator {
         let wrapped = self.obstacles.reset();
         // The thrower's obstacles are the search's first table: found once
         // (`Node::settle` would find them for itself).
-        let node = if node.may_pass() && !has_any_step_with(&node, self.obstacles.table(&node).1) {
-            node.passed()
-        } else {
-            node
-        };
+        let cache = &mut self.obstacles;
+        let node = node.settle_by(|n| has_any_step_with(n, cache.table(n).1));
         self.start = Some(*pos);
         self.alive = OnceCell::new();
         self.seen.begin(node.key(), node.actor.index());

@@ -161,7 +161,14 @@ impl Node {
     /// Hands the rest of the throw to the partner when the thrower is stuck and the
     /// rules pass unused points.
     pub(crate) fn settle(self) -> Node {
-        if self.may_pass() && !has_any_step(&self) {
+        self.settle_by(has_any_step)
+    }
+
+    /// [`Node::settle`], asking `can_move` whether the actor has a step
+    /// (only where the dice would pass: a caller that keeps the actor's
+    /// obstacles answers with them).
+    pub(crate) fn settle_by(self, can_move: impl FnOnce(&Node) -> bool) -> Node {
+        if self.may_pass() && !can_move(&self) {
             self.passed()
         } else {
             self

@@ -647,6 +647,16 @@ fn lands_on_single(pieces: [u8; 4], size: u8, to: u8) -> bool {
     (size == 1) & (to != HOME) & (there != 0) & (there & there.wrapping_sub(1) == 0)
 }
 
+/// Whether no two of the sorted `pieces` stand on one square (the
+/// Charkoni and home are not squares): each unit is then one piece, with no
+/// stack, group or block among them.
+#[inline(always)]
+fn all_single(pieces: [u8; 4]) -> bool {
+    let [a, b, c, d] = pieces;
+    let shared = |x: u8, y: u8| (x == y) & (x != START) & (x != HOME);
+    !(shared(a, b) | shared(b, c) | shared(c, d))
+}
+
 /// The actor's pieces after a quiet step: `size` of those at `from` go to
 /// `to` (see [`replace_first`]).
 #[inline]
@@ -948,6 +958,41 @@ impl Generator {
             self.ends(node)
         };
         let mut any = false;
+        if all_single(pieces) {
+            // No two pieces share a square (but in the Charkoni, where they
+            // leave one at a time): every unit is one piece, whatever the rules.
+            let mut before = HOME;
+            for p in pieces {
+                if p == HOME {
+                    break;
+                }
+                if p == before {
+                    continue;
+                }
+                before = p;
+                let unit = Unit {
+                    from: p,
+                    size: 1,
+                    group_pair: false,
+                };
+                let w = self.dice.check::<B>(&here, &unit, by, 1, slot);
+                if w == 0 {
+                    continue;
+                }
+                any = true;
+                let to = w.to_le_bytes()[2];
+                if here.declares && lands_on_single(pieces, 1, to) {
+                    self.last_step::<K>(node, &here, &ends, declared(w, SUPER), last);
+                    self.last_step::<K>(node, &here, &ends, declared(w, BLOCK), last);
+                } else {
+                    self.last_step::<K>(node, &here, &ends, w, last);
+                }
+            }
+            if !any {
+                self.stuck::<K>(node, mask);
+            }
+            return;
+        }
         let mut i = 0;
         while i < 4 {
             let p = pieces[i];

@@ -736,6 +736,20 @@ impl Generator {
             group_pair,
         };
         let first = out.len();
+        if all_single(pieces) {
+            // Every unit is one piece (see `last_die`).
+            let mut before = HOME;
+            for p in pieces {
+                if p == HOME {
+                    break;
+                }
+                if p != before {
+                    self.dice.unit_steps(here, &offer, unit(p, 1, false), out);
+                }
+                before = p;
+            }
+            return out.len() - first;
+        }
         let mut i = 0;
         while i < 4 {
             let p = pieces[i];
@@ -915,6 +929,7 @@ impl Generator {
                 // another order reached it first, so it need not be remembered here.
                 self.full_leaf::<K>(node, w, obs.others);
             } else if !(declared_and_split::<K>()
+                && w.to_le_bytes()[6] == BLOCK
                 && self.block_finds_nothing::<K>(&here, first..first + count, w, left))
             {
                 self.full_child::<K>(node, w, table, first..first + j, earlier.clone(), left);

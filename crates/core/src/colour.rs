@@ -23,7 +23,13 @@ impl Colour {
 
     /// The colour for a seat index 0–3 (taken modulo 4).
     pub const fn from_index(i: usize) -> Colour {
-        Colour::ALL[i & 3]
+        // (A match rather than a look-up in `ALL`: the index is the colour.)
+        match i & 3 {
+            0 => Colour::Yellow,
+            1 => Colour::Red,
+            2 => Colour::Black,
+            _ => Colour::Green,
+        }
     }
 
     /// The seat index 0–3.

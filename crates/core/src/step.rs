@@ -47,8 +47,10 @@ impl<'de> Deserialize<'de> for Declare {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 // Seven bytes aligned as one word: the listings copy steps by the hundred a
-// turn, and a word is one move where seven bytes took three.
-#[repr(align(8))]
+// turn, and a word is one move where seven bytes took three. In the order
+// written (`C`), so that a step made from the bytes of a word in that order
+// (as the fast searches keep steps) is the word stored whole.
+#[repr(C, align(8))]
 pub struct Step {
     /// Whose pieces move (the thrower's, or his partner's with passed points).
     pub colour: Colour,

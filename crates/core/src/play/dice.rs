@@ -216,13 +216,14 @@ fn step_of(w: Word) -> Step {
         pieces,
         by,
         dice,
-        declare: match declare {
-            SUPER => Some(Declare::Super),
-            BLOCK => Some(Declare::Block),
-            _ => None,
-        },
+        declare: DECLARATIONS[usize::from(declare & 3)],
     }
 }
+
+/// The declaration of a [`Word`]'s byte (of its low two bits: the byte is
+/// [`NO_DECLARATION`], [`SUPER`] or [`BLOCK`]), looked up rather than
+/// matched: the byte is then the step's as it is.
+const DECLARATIONS: [Option<Declare>; 4] = [None, Some(Declare::Super), Some(Declare::Block), None];
 
 /// The steps from the start of the turn to the node searched: at most
 /// three, as each takes a die (a pass to the partner takes none).

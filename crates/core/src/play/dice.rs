@@ -980,6 +980,8 @@ impl Generator {
         if all_single(pieces) {
             // No two pieces share a square (but in the Charkoni, where they
             // leave one at a time): every unit is one piece, whatever the rules.
+            // (Each unit's steps are written out again below for the other
+            // movers: through one helper of the two, 0.6% more instructions.)
             let mut before = HOME;
             for p in pieces {
                 if p == HOME {

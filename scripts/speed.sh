@@ -4,6 +4,7 @@
 # each measure with the slowest and fastest, and whether the median meets its aim.
 #
 #   scripts/speed.sh [--runs N] [--json FILE] [--presets "chaupar chausar classic"]
+#                    [--instructions]
 #
 # The measures, each run on one pinned core (the last one, by `taskset` where
 # there is one), the presets alternated so that a busy spell falls on all:
@@ -16,19 +17,26 @@
 #   sim       CPU time of `chaupar sim --team-a random --team-b random --jobs 1`
 #             over the example's, 600 games each; aim at most 1.25
 # The machine's load moves every number but the instructions (see the README);
-# compare medians of many runs, not single runs.
+# compare medians of many runs, not single runs. The processor is printed with
+# the table (and written in the JSON): the same engine runs a fifth slower on
+# one than on another, so compare figures of one processor.
+#   --instructions  also counts the instructions of `random_games PRESET 40`
+#                   (cachegrind; the same on any load, and nearly the same on
+#                   any processor), once a preset, if valgrind is installed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=7
 json=""
+instructions=""
 presets="chaupar chausar classic"
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --json) json=$2; shift 2 ;;
     --presets) presets=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --instructions) instructions=1; shift ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "speed.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +59,22 @@ chaupar=target/release/chaupar
 pin=()
 if command -v taskset >/dev/null && command -v nproc >/dev/null; then
   pin=(taskset -c "$(($(nproc) - 1))")
+fi
+
+# The processor, as the kernel names it: vendor's name, family and model.
+processor() {
+  if [ -r /proc/cpuinfo ]; then
+    awk -F': *' '
+      /^model name/ && !n { n = $2 } /^cpu family/ && !f { f = $2 } /^model\t/ && !m { m = $2 }
+      END { if (n == "") n = "unknown"; printf "%s (family %s, model %s)", n, f == "" ? "?" : f, m == "" ? "?" : m }' /proc/cpuinfo
+  else
+    uname -m
+  fi
+}
+cpu_name=$(processor)
+if [ -n "$instructions" ] && ! command -v valgrind >/dev/null; then
+  echo "speed.sh: --instructions needs valgrind (apt-get install valgrind)" >&2
+  exit 2
 fi
 
 data=$(mktemp -d)
@@ -121,7 +145,8 @@ for p in $presets; do
   rule="$rule ---: |"
 done
 echo
-echo "Median of $runs runs (slowest-fastest); 'short' where the median misses the aim."
+echo "Processor: $cpu_name, $([ ${#pin[@]} -gt 0 ] && echo "core ${pin[2]} pinned" || echo "no core pinned (no taskset)"). Median of $runs runs (slowest-fastest);"
+echo "'short' where the median misses the aim."
 echo
 echo "$header"
 echo "$rule"
@@ -144,9 +169,25 @@ for m in $measures; do
   done
   echo "$line"
 done
+json_counts=""
+if [ -n "$instructions" ]; then
+  echo
+  echo "| instructions of \`random_games PRESET 40\` | millions |"
+  echo "| --- | ---: |"
+  for p in $presets; do
+    count=$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+      "$example" "$p" 40 2>&1 >/dev/null | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,)
+    if [ -z "$count" ]; then
+      echo "speed.sh: valgrind counted no instructions for \`random_games $p 40\`" >&2
+      exit 1
+    fi
+    echo "| \`$p\` | $(awk -v c="$count" 'BEGIN { printf "%.1f", c / 1e6 }') |"
+    json_counts="$json_counts${json_counts:+,}\"$p\":$count"
+  done
+fi
 if [ -n "$json" ]; then
-  printf '{"commit":"%s","runs":%d,"results":[%s]}\n' \
-    "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$runs" "$json_rows" >"$json"
+  printf '{"commit":"%s","processor":"%s","runs":%d,"results":[%s],"instructions":{%s}}\n' \
+    "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "${cpu_name//\"/\'}" "$runs" "$json_rows" "$json_counts" >"$json"
   echo >&2
   echo "wrote $json" >&2
 fi

@@ -49,6 +49,10 @@ for p in $presets; do
     *) echo "speed.sh: unknown preset '$p' (chaupar, chausar or classic)" >&2; exit 2 ;;
   esac
 done
+if [ -n "$instructions" ] && ! command -v valgrind >/dev/null; then
+  echo "speed.sh: --instructions needs valgrind (apt-get install valgrind)" >&2
+  exit 2
+fi
 
 echo "building the example and the command line (release)..." >&2
 cargo build --release --quiet -p chaupar-core --example random_games
@@ -72,10 +76,6 @@ processor() {
   fi
 }
 cpu_name=$(processor)
-if [ -n "$instructions" ] && ! command -v valgrind >/dev/null; then
-  echo "speed.sh: --instructions needs valgrind (apt-get install valgrind)" >&2
-  exit 2
-fi
 
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
